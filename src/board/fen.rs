@@ -1,0 +1,359 @@
+//! FEN in (Fairy-Stockfish's and cutechess's dialects) and out (exactly as Fairy-Stockfish
+//! writes it): `<board>[<pocket>] <side> <castling> <counting-limit|-> <halfmove|counting-ply> <move>`.
+
+use super::bitboard::Bitboard;
+use super::position::Position;
+use super::types::{Color, Piece, PieceType, Square};
+use super::zobrist::MAX_IN_HAND;
+use std::fmt;
+
+/// The start position as Fairy-Stockfish's variant definition writes it.
+pub const START_FEN: &str = "8/8/4pppp/pppp4/4PPPP/PPPP4/8/8[KFRRSSNNkfrrssnn] w - - 0 1";
+
+/// Clocks and counters above this are refused, so that no arithmetic on them can overflow.
+const MAX_COUNTER: u64 = 1_000_000;
+
+/// Why a FEN was refused; each names the field and the offending text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FenError {
+    /// The string holds no fields at all.
+    Empty,
+    /// More than six space-separated fields.
+    TooManyFields(usize),
+    /// The board field does not have eight ranks.
+    RankCount(usize),
+    /// A rank describes more or fewer than eight squares.
+    RankLength { rank: u8, squares: u32 },
+    /// A character in the board field is neither a piece letter, a digit nor '/'.
+    BoardChar(char),
+    /// A pocket `[` without its `]`, or text after the `]`.
+    PocketBrackets,
+    /// A character in the pocket is not a piece letter.
+    PocketChar(char),
+    /// More pieces of one type in hand than the engine supports.
+    TooManyInHand(char),
+    /// The side-to-move field is not `w` or `b`.
+    SideToMove(String),
+    /// The castling field is not `-` or castling letters.
+    Castling(String),
+    /// The counting-limit field (4th) is not `-` or a number.
+    CountingLimit(String),
+    /// The halfmove-clock (or counting-ply) field is not a number in range.
+    Halfmove(String),
+    /// The move-number field is not a number in range.
+    Fullmove(String),
+    /// A side has no king or more than one (on the board and in hand together).
+    KingCount { color: Color, count: u32 },
+    /// The side that just moved is in check, which no legal game can reach.
+    OpponentInCheck,
+}
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FenError::Empty => write!(f, "empty FEN"),
+            FenError::TooManyFields(n) => write!(f, "FEN has {n} fields, at most 6 allowed"),
+            FenError::RankCount(n) => write!(f, "board field has {n} ranks, expected 8"),
+            FenError::RankLength { rank, squares } => {
+                write!(
+                    f,
+                    "board field: rank {rank} describes {squares} squares, expected 8"
+                )
+            }
+            FenError::BoardChar(c) => write!(f, "board field: invalid character '{c}'"),
+            FenError::PocketBrackets => write!(f, "pocket: malformed brackets"),
+            FenError::PocketChar(c) => write!(f, "pocket: invalid piece '{c}'"),
+            FenError::TooManyInHand(c) => {
+                write!(f, "pocket: more than {MAX_IN_HAND} pieces '{c}' in hand")
+            }
+            FenError::SideToMove(s) => write!(f, "side to move: '{s}' is not 'w' or 'b'"),
+            FenError::Castling(s) => write!(f, "castling field: invalid '{s}'"),
+            FenError::CountingLimit(s) => write!(f, "counting limit field: invalid '{s}'"),
+            FenError::Halfmove(s) => write!(f, "halfmove clock field: invalid '{s}'"),
+            FenError::Fullmove(s) => write!(f, "move number field: invalid '{s}'"),
+            FenError::KingCount { color, count } => {
+                write!(
+                    f,
+                    "{color:?} has {count} kings (board and hand), expected 1"
+                )
+            }
+            FenError::OpponentInCheck => write!(f, "the side not to move is in check"),
+        }
+    }
+}
+
+impl std::error::Error for FenError {}
+
+fn parse_counter(s: &str, err: fn(String) -> FenError) -> Result<u32, FenError> {
+    match s.parse::<u64>() {
+        Ok(v) if v <= MAX_COUNTER => Ok(v as u32),
+        _ => Err(err(s.to_string())),
+    }
+}
+
+impl Position {
+    /// Parses a FEN in any dialect RULES.md allows; never panics.
+    pub fn from_fen(fen: &str) -> Result<Position, FenError> {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if fields.is_empty() {
+            return Err(FenError::Empty);
+        }
+        if fields.len() > 6 {
+            return Err(FenError::TooManyFields(fields.len()));
+        }
+        let mut pos = Position::empty();
+
+        // Board, with the pocket in brackets.
+        let (board, pocket) = match fields[0].find('[') {
+            Some(i) => {
+                let rest = &fields[0][i + 1..];
+                if !rest.ends_with(']') || rest[..rest.len() - 1].contains(['[', ']']) {
+                    return Err(FenError::PocketBrackets);
+                }
+                (&fields[0][..i], &rest[..rest.len() - 1])
+            }
+            None if fields[0].contains(']') => return Err(FenError::PocketBrackets),
+            None => (fields[0], ""),
+        };
+        let ranks: Vec<&str> = board.split('/').collect();
+        if ranks.len() != 8 {
+            return Err(FenError::RankCount(ranks.len()));
+        }
+        for (i, rank_text) in ranks.iter().enumerate() {
+            let rank = 7 - i as u8;
+            let mut file = 0u32;
+            for c in rank_text.chars() {
+                if let Some(d) = c.to_digit(10) {
+                    if d == 0 {
+                        return Err(FenError::BoardChar(c));
+                    }
+                    file += d;
+                } else if let Some(p) = Piece::from_letter(c) {
+                    if file < 8 {
+                        pos.put_piece(p, Square::new(file as u8, rank));
+                    }
+                    file += 1;
+                } else {
+                    return Err(FenError::BoardChar(c));
+                }
+                if file > 8 {
+                    break;
+                }
+            }
+            if file != 8 {
+                return Err(FenError::RankLength {
+                    rank: rank + 1,
+                    squares: file,
+                });
+            }
+        }
+        if pocket != "-" {
+            for c in pocket.chars() {
+                let p = Piece::from_letter(c).ok_or(FenError::PocketChar(c))?;
+                let n = &mut pos.hand[p.color().index()][p.kind().index()];
+                if *n as usize >= MAX_IN_HAND {
+                    return Err(FenError::TooManyInHand(c));
+                }
+                *n += 1;
+            }
+        }
+
+        pos.stm = match fields.get(1).copied().unwrap_or("w") {
+            "w" | "W" => Color::White,
+            "b" | "B" => Color::Black,
+            s => return Err(FenError::SideToMove(s.to_string())),
+        };
+        if let Some(&c) = fields.get(2)
+            && c != "-"
+            && !c.chars().all(|ch| "KQkqABCDEFGHabcdefgh".contains(ch))
+        {
+            return Err(FenError::Castling(c.to_string()));
+        }
+        let counting_limit = match fields.get(3).copied().unwrap_or("-") {
+            "-" => 0,
+            s => parse_counter(s, FenError::CountingLimit)?,
+        };
+        let fifth = match fields.get(4) {
+            Some(s) => parse_counter(s, FenError::Halfmove)?,
+            None => 0,
+        };
+        let fullmove = match fields.get(5) {
+            Some(s) => parse_counter(s, FenError::Fullmove)?.max(1),
+            None => 1,
+        };
+        pos.game_ply = 2 * (fullmove - 1) + (pos.stm == Color::Black) as u32;
+        // While counting runs, the fifth field is the counting ply and the 50-move clock is
+        // not written: it restarts from 0, as Fairy-Stockfish does.
+        let (rule50, counting_ply) = if counting_limit != 0 {
+            (0, fifth)
+        } else {
+            (fifth, 0)
+        };
+
+        for c in Color::ALL {
+            let count =
+                pos.pieces(c, PieceType::King).count() + pos.hand_count(c, PieceType::King) as u32;
+            if count != 1 {
+                return Err(FenError::KingCount { color: c, count });
+            }
+        }
+        if let Some(k) = pos.king_square(!pos.stm)
+            && pos.is_attacked_by(pos.stm, k, pos.occupied())
+        {
+            return Err(FenError::OpponentInCheck);
+        }
+        pos.init_root_state(rule50, counting_limit, counting_ply);
+        Ok(pos)
+    }
+
+    /// The board and pocket field, e.g. `8/8/4pppp/pppp4/4PPPP/PPPP4/8/8[KSSFRRNNkssfrrnn]`.
+    pub fn board_fen(&self) -> String {
+        let mut s = String::with_capacity(80);
+        for rank in (0..8).rev() {
+            let mut empty = 0;
+            for file in 0..8 {
+                match self.piece_on(Square::new(file, rank)) {
+                    Some(p) => {
+                        if empty > 0 {
+                            s.push((b'0' + empty) as char);
+                            empty = 0;
+                        }
+                        s.push(p.letter());
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                s.push((b'0' + empty) as char);
+            }
+            if rank > 0 {
+                s.push('/');
+            }
+        }
+        s.push('[');
+        for c in Color::ALL {
+            for pt in PieceType::HAND_ORDER {
+                for _ in 0..self.hand_count(c, pt) {
+                    s.push(Piece::new(c, pt).letter());
+                }
+            }
+        }
+        s.push(']');
+        s
+    }
+
+    /// The FEN exactly as Fairy-Stockfish (pyffish `get_fen`) writes it.
+    pub fn fen(&self) -> String {
+        let side = if self.stm == Color::White { 'w' } else { 'b' };
+        let st = self.state();
+        if st.counting_limit != 0 {
+            format!(
+                "{} {side} - {} {} {}",
+                self.board_fen(),
+                st.counting_limit,
+                st.counting_ply,
+                self.fullmove()
+            )
+        } else {
+            format!(
+                "{} {side} - - {} {}",
+                self.board_fen(),
+                st.rule50,
+                self.fullmove()
+            )
+        }
+    }
+}
+
+/// Bitboard of `c`'s promotion squares: the two long diagonals in the opponent's half.
+pub(super) fn promotion_zone(c: Color) -> Bitboard {
+    use Square::*;
+    let white = Bitboard::from_square(A8) | B7 | C6 | D5 | E5 | F6 | G7 | H8;
+    match c {
+        Color::White => white,
+        Color::Black => white.flip_vertical(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_fen_prints_in_fairy_stockfish_order() {
+        let pos = Position::from_fen(START_FEN).unwrap();
+        assert_eq!(
+            pos.fen(),
+            "8/8/4pppp/pppp4/4PPPP/PPPP4/8/8[KSSFRRNNkssfrrnn] w - - 0 1"
+        );
+    }
+
+    #[test]
+    fn cutechess_dialect_parses_the_same() {
+        let a = Position::from_fen("4k3/8/8/8/8/8/7R/4K3[-] w - 0 0 1").unwrap();
+        let b = Position::from_fen("4k3/8/8/8/8/8/7R/4K3[] w - - 0 1").unwrap();
+        let c = Position::from_fen("4k3/8/8/8/8/8/7R/4K3").unwrap();
+        assert_eq!(a.fen(), b.fen());
+        assert_eq!(a.fen(), c.fen());
+        assert_eq!(a.key(), b.key());
+    }
+
+    #[test]
+    fn counting_fields_round_trip() {
+        let fen = "4k3/8/8/8/8/8/7R/4K3[] b - 32 0 31";
+        assert_eq!(Position::from_fen(fen).unwrap().fen(), fen);
+    }
+
+    #[test]
+    fn bad_fens_name_the_problem() {
+        use FenError::*;
+        let cases: &[(&str, FenError)] = &[
+            ("", Empty),
+            ("8/8/8/8/8/8/8/K7[k] w - - 0 1 x", TooManyFields(7)),
+            ("8/8/8/8/8/8/K7[k] w", RankCount(7)),
+            (
+                "k8/8/8/8/8/8/8/K7",
+                RankLength {
+                    rank: 8,
+                    squares: 9,
+                },
+            ),
+            (
+                "k7/8/8/8/8/8/8/K6",
+                RankLength {
+                    rank: 1,
+                    squares: 7,
+                },
+            ),
+            ("k7/8/8/8/8/8/8/K6X", BoardChar('X')),
+            ("k7/8/8/8/8/8/8/K7[Q]", PocketChar('Q')),
+            ("k7/8/8/8/8/8/8/K7[R", PocketBrackets),
+            ("k7/8/8/8/8/8/8/K7 x", SideToMove("x".into())),
+            ("k7/8/8/8/8/8/8/K7 w - e3", CountingLimit("e3".into())),
+            ("k7/8/8/8/8/8/8/K7 w - - -5", Halfmove("-5".into())),
+            ("k7/8/8/8/8/8/8/K7 w - - 0 -3", Fullmove("-3".into())),
+            (
+                "k7/8/8/8/8/8/8/K7 w - - 99999999999",
+                Halfmove("99999999999".into()),
+            ),
+            (
+                "k7/8/8/8/8/8/8/8 w",
+                KingCount {
+                    color: Color::White,
+                    count: 0,
+                },
+            ),
+            (
+                "k7/8/8/8/8/8/8/KK6 w",
+                KingCount {
+                    color: Color::White,
+                    count: 2,
+                },
+            ),
+            ("k7/R7/8/8/8/8/8/K7 w", OpponentInCheck),
+        ];
+        for (fen, err) in cases {
+            assert_eq!(Position::from_fen(fen).unwrap_err(), *err, "{fen}");
+        }
+    }
+}

@@ -1,0 +1,7 @@
+//! Sitke: a Sittuyin (Burmese chess) engine.
+//!
+//! Data flows one way: `board` <- `eval` <- `search` <- `protocol` / `tools`.
+
+pub mod board;
+pub mod protocol;
+pub mod tools;

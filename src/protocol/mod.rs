@@ -1,0 +1,3 @@
+//! The engine protocols spoken on stdin/stdout.
+
+pub mod uci;

@@ -1,0 +1,3 @@
+//! Command-line tools built on the engine: perft.
+
+pub mod perft;

@@ -1,0 +1,131 @@
+//! Invariants along random games: the incremental Zobrist key equals a full recompute,
+//! FEN round-trips, unmake restores, `gives_check` and `is_legal` agree with the move
+//! generator, and captures+promotions plus quiet moves make up exactly the legal moves.
+
+use sitke::board::{GenType, Move, MoveList, PieceType, Position, Square};
+use sitke::tools::perft::parse_epd;
+
+/// xorshift64: a tiny deterministic generator, so failures reproduce.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn starts() -> Vec<String> {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/perft/sittuyin.epd"))
+        .unwrap();
+    let mut v: Vec<String> = parse_epd(&text)
+        .unwrap()
+        .into_iter()
+        .map(|c| c.fen)
+        .collect();
+    v.push(sitke::board::START_FEN.to_string());
+    v
+}
+
+/// Every syntactically possible move of a few kinds, to probe `is_legal` with illegal ones.
+fn probe_moves(rng: &mut Rng) -> Vec<Move> {
+    let mut v = Vec::new();
+    for _ in 0..40 {
+        let a = Square::ALL[rng.below(64)];
+        let b = Square::ALL[rng.below(64)];
+        v.push(Move::normal(a, b));
+        v.push(Move::promotion(a, b));
+        v.push(Move::drop(PieceType::ALL[rng.below(6)], b));
+    }
+    v
+}
+
+fn check_position(pos: &mut Position, rng: &mut Rng) {
+    assert_eq!(pos.key(), pos.compute_key(), "{}", pos.fen());
+    pos.check();
+    let fen = pos.fen();
+    let reparsed = Position::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    assert_eq!(reparsed.fen(), fen);
+    assert_eq!(reparsed.key(), pos.key());
+
+    let all = pos.legal_moves();
+    let (mut noisy, mut quiet) = (MoveList::new(), MoveList::new());
+    pos.generate(GenType::Noisy, &mut noisy);
+    pos.generate(GenType::Quiet, &mut quiet);
+    assert_eq!(noisy.len() + quiet.len(), all.len(), "{fen}");
+    for m in noisy.iter().chain(quiet.iter()) {
+        assert!(
+            all.contains(*m),
+            "{fen}: {m} generated as noisy/quiet but not legal"
+        );
+    }
+    for &m in noisy.iter() {
+        assert!(
+            m.is_promotion() || pos.piece_on(m.to()).is_some(),
+            "{fen}: {m} is not noisy"
+        );
+    }
+    assert_eq!(all.len(), pos.count_legal());
+    for &m in all.iter() {
+        assert!(pos.is_legal(m), "{fen}: {m} generated but is_legal says no");
+        let gives = pos.gives_check(m);
+        let key = pos.key();
+        pos.do_move(m);
+        assert_eq!(pos.in_check(), gives, "{fen}: gives_check({m})");
+        pos.undo_move();
+        assert_eq!(pos.key(), key);
+        assert_eq!(pos.fen(), fen, "unmake of {m}");
+    }
+    for m in probe_moves(rng) {
+        assert_eq!(pos.is_legal(m), all.contains(m), "{fen}: is_legal({m})");
+    }
+}
+
+#[test]
+fn random_games_keep_every_invariant() {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let starts = starts();
+    let mut positions = 0;
+    for game in 0..120 {
+        let mut pos = Position::from_fen(&starts[game % starts.len()]).unwrap();
+        for _ in 0..250 {
+            check_position(&mut pos, &mut rng);
+            positions += 1;
+            let moves = pos.legal_moves();
+            if moves.is_empty() || pos.outcome().is_over() {
+                break;
+            }
+            // Prefer captures and promotions now and then, so games reach the endings.
+            let noisy: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|m| m.is_promotion() || pos.piece_on(m.to()).is_some())
+                .collect();
+            let m = if !noisy.is_empty() && rng.below(3) == 0 {
+                noisy[rng.below(noisy.len())]
+            } else {
+                moves[rng.below(moves.len())]
+            };
+            pos.do_move(m);
+        }
+    }
+    assert!(positions > 10_000, "{positions}");
+}
+
+#[test]
+fn pawn_in_hand_drops_on_the_second_and_third_ranks() {
+    // Current Fairy-Stockfish (pyffish 0.0.90) allows pawn drops on the mover's second and
+    // third ranks (Debian's 11.1 build allows none; pawns never reach the hand in play).
+    let pos = Position::from_fen("4k3/8/8/8/8/8/8/4K3[Pp] w - - 0 5").unwrap();
+    let mut moves: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+    moves.sort();
+    let expected: Vec<String> = "abcdefgh"
+        .chars()
+        .flat_map(|f| [format!("P@{f}2"), format!("P@{f}3")])
+        .collect();
+    assert_eq!(moves, expected);
+}
