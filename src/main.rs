@@ -7,11 +7,7 @@ use std::io::Write;
 use std::time::Instant;
 
 #[derive(Parser)]
-#[command(
-    name = "sitke",
-    version,
-    about = "Sitke, a Sittuyin (Burmese chess) engine"
-)]
+#[command(name = "sitke", version, about = "Sitke, a Sittuyin (Burmese chess) engine")]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -43,17 +39,8 @@ fn main() {
     let cli = Cli::parse();
     match cli.command {
         None => sitke::protocol::uci::run(),
-        Some(Command::Perft {
-            depth,
-            fen,
-            divide,
-            threads,
-        }) => {
-            let pos = match fen
-                .as_deref()
-                .map(Position::from_fen)
-                .unwrap_or_else(|| Ok(Position::startpos()))
-            {
+        Some(Command::Perft { depth, fen, divide, threads }) => {
+            let pos = match fen.as_deref().map(Position::from_fen).unwrap_or_else(|| Ok(Position::startpos())) {
                 Ok(p) => p,
                 Err(e) => {
                     eprintln!("error: invalid FEN: {e}");
@@ -75,12 +62,7 @@ fn main() {
             };
             let secs = start.elapsed().as_secs_f64();
             let _ = writeln!(out, "Nodes searched: {total}");
-            let _ = writeln!(
-                out,
-                "Time: {:.3} s, {:.1} Mnps",
-                secs,
-                total as f64 / secs.max(1e-9) / 1e6
-            );
+            let _ = writeln!(out, "Time: {:.3} s, {:.1} Mnps", secs, total as f64 / secs.max(1e-9) / 1e6);
         }
     }
 }

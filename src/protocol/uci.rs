@@ -17,38 +17,26 @@ pub fn diagram(pos: &Position) -> String {
         let pocket = &board_fen[board_fen.find('[').unwrap_or(0)..];
         pocket
             .chars()
-            .filter(|ch| {
-                ch.is_ascii_alphabetic() && (ch.is_ascii_uppercase() == (c == Color::White))
-            })
+            .filter(|ch| ch.is_ascii_alphabetic() && (ch.is_ascii_uppercase() == (c == Color::White)))
             .collect()
     };
     out.push_str("\n +---+---+---+---+---+---+---+---+\n");
     for rank in (0..8).rev() {
         out.push_str(" |");
         for file in 0..8 {
-            let c = pos
-                .piece_on(Square::new(file, rank))
-                .map_or(' ', |p| p.letter());
+            let c = pos.piece_on(Square::new(file, rank)).map_or(' ', |p| p.letter());
             out.push_str(&format!(" {c} |"));
         }
         if rank == 7 {
             out.push_str(&format!("   [{}]", hand(Color::Black)));
         }
         if rank == 0 {
-            let mark = if pos.side_to_move() == Color::White {
-                " *"
-            } else {
-                ""
-            };
+            let mark = if pos.side_to_move() == Color::White { " *" } else { "" };
             out.push_str(&format!("{mark} [{}]", hand(Color::White)));
         }
         out.push_str("\n +---+---+---+---+---+---+---+---+\n");
     }
-    out.push_str(&format!(
-        "\nFen: {}\nKey: {:016X}\nCheckers: ",
-        pos.fen(),
-        pos.key()
-    ));
+    out.push_str(&format!("\nFen: {}\nKey: {:016X}\nCheckers: ", pos.fen(), pos.key()));
     for sq in pos.checkers() {
         out.push_str(&format!("{sq} "));
     }
@@ -59,14 +47,10 @@ pub fn diagram(pos: &Position) -> String {
 /// Sets up `position startpos|fen <fen> [moves ...]`; on an error the position keeps the
 /// moves that applied, and the returned message names the problem.
 pub fn parse_position(args: &[&str], pos: &mut Position) -> Result<(), String> {
-    let moves_at = args
-        .iter()
-        .position(|&a| a == "moves")
-        .unwrap_or(args.len());
+    let moves_at = args.iter().position(|&a| a == "moves").unwrap_or(args.len());
     let mut next = match args.first() {
         Some(&"startpos") => Position::startpos(),
-        Some(&"fen") => Position::from_fen(&args[1..moves_at].join(" "))
-            .map_err(|e| format!("invalid FEN: {e}"))?,
+        Some(&"fen") => Position::from_fen(&args[1..moves_at].join(" ")).map_err(|e| format!("invalid FEN: {e}"))?,
         _ => return Err("position: expected 'startpos' or 'fen'".to_string()),
     };
     for (i, text) in args.iter().skip(moves_at + 1).enumerate() {
@@ -74,10 +58,7 @@ pub fn parse_position(args: &[&str], pos: &mut Position) -> Result<(), String> {
             Ok(m) => next.do_move(m),
             Err(e) => {
                 *pos = next;
-                return Err(format!(
-                    "{e} (move {} of the list); position kept after the last legal move",
-                    i + 1
-                ));
+                return Err(format!("{e} (move {} of the list); position kept after the last legal move", i + 1));
             }
         }
     }
@@ -106,11 +87,7 @@ pub fn run() {
             },
             Some("d") => diagram(&pos),
             Some("go") if tokens.get(1) == Some(&"perft") => {
-                let depth = tokens
-                    .get(2)
-                    .and_then(|d| d.parse::<u32>().ok())
-                    .unwrap_or(1)
-                    .min(20);
+                let depth = tokens.get(2).and_then(|d| d.parse::<u32>().ok()).unwrap_or(1).min(20);
                 let results = perft::divide_parallel(&pos, depth, 1);
                 let mut s = String::new();
                 let mut total = 0;
