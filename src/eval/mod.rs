@@ -228,13 +228,15 @@ fn endgame_adjust(pos: &Position, score: i32) -> i32 {
     }
     // A bare king against mating material: drive it to the edge and bring our king close.
     let weak = !strong;
-    if pos.is_bare(weak) && !pos.in_setup() && !pos.has_insufficient_material(strong) {
-        if let (Some(wk), Some(sk)) = (pos.king_square(weak), pos.king_square(strong)) {
-            let edge = center_distance(wk);
-            let close = 7 - king_distance(wk, sk);
-            let bonus = 40 * edge + 15 * close;
-            score += if strong == Color::White { bonus } else { -bonus };
-        }
+    if pos.is_bare(weak)
+        && !pos.in_setup()
+        && !pos.has_insufficient_material(strong)
+        && let (Some(wk), Some(sk)) = (pos.king_square(weak), pos.king_square(strong))
+    {
+        let edge = center_distance(wk);
+        let close = 7 - king_distance(wk, sk);
+        let bonus = 40 * edge + 15 * close;
+        score += if strong == Color::White { bonus } else { -bonus };
     }
     // The counting rule: the advantage fades as the count runs out.
     let limit = pos.counting_limit() as i32;
