@@ -5,4 +5,5 @@
 pub mod board;
 pub mod eval;
 pub mod protocol;
+pub mod search;
 pub mod tools;

@@ -15,6 +15,18 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Search the built-in bench positions; the node count is the engine's signature.
+    Bench {
+        /// Depth to search each position to.
+        #[arg(default_value_t = sitke::tools::bench::DEFAULT_DEPTH)]
+        depth: u32,
+        /// Threads (the signature is defined at 1).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Hash table size in MiB.
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+    },
     /// Count the leaves of the legal move tree.
     Perft {
         /// Depth in plies.
@@ -39,6 +51,13 @@ fn main() {
     let cli = Cli::parse();
     match cli.command {
         None => sitke::protocol::uci::run(),
+        Some(Command::Bench { depth, threads, hash }) => {
+            let r = sitke::tools::bench::run(depth, threads, hash);
+            let mut out = std::io::stdout().lock();
+            let _ = writeln!(out, "Total time (ms) : {}", r.time.as_millis());
+            let _ = writeln!(out, "Nodes searched  : {}", r.nodes);
+            let _ = writeln!(out, "Nodes/second    : {}", r.nps());
+        }
         Some(Command::Perft { depth, fen, divide, threads }) => {
             let pos = match fen.as_deref().map(Position::from_fen).unwrap_or_else(|| Ok(Position::startpos())) {
                 Ok(p) => p,

@@ -177,6 +177,13 @@ impl Sub for Bitboard {
     }
 }
 
+impl std::ops::SubAssign for Bitboard {
+    #[inline(always)]
+    fn sub_assign(&mut self, rhs: Bitboard) {
+        self.0 &= !rhs.0;
+    }
+}
+
 impl From<Square> for Bitboard {
     fn from(sq: Square) -> Bitboard {
         Bitboard::from_square(sq)

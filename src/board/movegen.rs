@@ -169,7 +169,7 @@ impl Position {
             };
             let mut t = zone & allowed;
             if pt == PieceType::King && t.any() {
-                t = t - self.attack_map(!us, self.occupied());
+                t -= self.attack_map(!us, self.occupied());
             }
             any |= t.any();
             out[pt.index()] = t;

@@ -1,8 +1,10 @@
 //! The UCI loop (minimal for now: uci, isready, position, go perft, d, quit).
 
 use crate::board::{Color, Position, Square};
+use crate::search::{Control, Limits, Score, Searcher};
 use crate::tools::perft;
 use std::io::{self, BufRead, Write};
+use std::time::Duration;
 
 /// Engine name and author as sent in `id`.
 pub const ENGINE_NAME: &str = concat!("Sitke ", env!("CARGO_PKG_VERSION"));
@@ -71,6 +73,7 @@ pub fn run() {
     let stdin = io::stdin();
     let mut out = io::stdout().lock();
     let mut pos = Position::startpos();
+    let mut searcher = Searcher::new(16, 1);
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
         log::debug!("<< {line}");
@@ -86,6 +89,35 @@ pub fn run() {
                 Err(e) => format!("info string {e}\n"),
             },
             Some("d") => diagram(&pos),
+            Some("ucinewgame") => {
+                searcher.clear();
+                String::new()
+            }
+            Some("go") if tokens.get(1) != Some(&"perft") => {
+                let limits = parse_go(&tokens[1..]);
+                let control = Control::new();
+                let mut lines = String::new();
+                let result = searcher.search(&pos, &limits, &control, &mut |info| {
+                    let score = match Score::from_value(info.value) {
+                        Score::Cp(c) => format!("cp {c}"),
+                        Score::Mate(m) => format!("mate {m}"),
+                    };
+                    let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+                    let line = format!(
+                        "info depth {} seldepth {} multipv {} score {score} nodes {} time {} pv {}\n",
+                        info.depth,
+                        info.seldepth,
+                        info.multipv,
+                        info.nodes,
+                        info.time.as_millis(),
+                        pv.join(" ")
+                    );
+                    let _ = std::io::stdout().write_all(line.as_bytes());
+                    let _ = std::io::stdout().flush();
+                    lines.push_str(&line);
+                });
+                format!("bestmove {}\n", result.best)
+            }
             Some("go") if tokens.get(1) == Some(&"perft") => {
                 let depth = tokens.get(2).and_then(|d| d.parse::<u32>().ok()).unwrap_or(1).min(20);
                 let results = perft::divide_parallel(&pos, depth, 1);
@@ -107,4 +139,27 @@ pub fn run() {
             let _ = out.flush();
         }
     }
+}
+
+/// Parses the arguments of `go` into search limits.
+pub fn parse_go(args: &[&str]) -> Limits {
+    let mut l = Limits::default();
+    let mut it = args.iter();
+    while let Some(&a) = it.next() {
+        let mut num = || it.next().and_then(|v| v.parse::<i64>().ok()).unwrap_or(0).max(0) as u64;
+        match a {
+            "wtime" => l.wtime = Some(Duration::from_millis(num())),
+            "btime" => l.btime = Some(Duration::from_millis(num())),
+            "winc" => l.winc = Some(Duration::from_millis(num())),
+            "binc" => l.binc = Some(Duration::from_millis(num())),
+            "movestogo" => l.movestogo = Some(num() as u32),
+            "movetime" => l.movetime = Some(Duration::from_millis(num())),
+            "depth" => l.depth = Some(num() as u32),
+            "nodes" => l.nodes = Some(num()),
+            "mate" => l.mate = Some(num() as u32),
+            "infinite" => l.infinite = true,
+            _ => {}
+        }
+    }
+    l
 }

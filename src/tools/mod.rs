@@ -1,3 +1,4 @@
-//! Command-line tools built on the engine: perft.
+//! Command-line tools built on the engine: perft and bench.
 
+pub mod bench;
 pub mod perft;
