@@ -53,6 +53,9 @@ layout! {
     THREAT_BY_PAWN: 6,
     HANGING: 6,
     TEMPO: 1,
+    LAST_PAWN: 1,
+    THREAT_BY_MINOR: 6,
+    THREAT_BY_ROOK: 6,
 }
 
 /// The term a weight index belongs to, and the index within it.

@@ -80,6 +80,8 @@ pub fn evaluate_with<T: Tracer>(pos: &Position, weights: &[S; NUM_PARAMS], trace
         pawn_attack_set(Color::Black, pos.pieces(Color::Black, PieceType::Pawn)),
     ];
     let mut attacked = [Bitboard::EMPTY; 2];
+    let mut minor_att = [Bitboard::EMPTY; 2];
+    let mut rook_att = [Bitboard::EMPTY; 2];
     let mut zone_attackers = [0i32; 2];
 
     for c in Color::ALL {
@@ -104,6 +106,11 @@ pub fn evaluate_with<T: Tracer>(pos: &Position, weights: &[S; NUM_PARAMS], trace
                 }
                 let a = attacks::piece(pt, c, sq, occ);
                 att |= a;
+                match pt {
+                    PieceType::Rook => rook_att[c.index()] |= a,
+                    PieceType::Knight | PieceType::Khon | PieceType::Met => minor_att[c.index()] |= a,
+                    _ => {}
+                }
                 let mob = (a & mobility_area).count() as usize;
                 match pt {
                     PieceType::Knight => e.add(c, MOBILITY_KNIGHT + mob.min(8), 1),
@@ -159,7 +166,10 @@ pub fn evaluate_with<T: Tracer>(pos: &Position, weights: &[S; NUM_PARAMS], trace
         }
         let hanging = ours & attacked[them.index()] & !attacked[c.index()];
         for pt in [PieceType::Pawn, PieceType::Knight, PieceType::Khon, PieceType::Met, PieceType::Rook] {
-            e.add(c, HANGING + pt.index(), (hanging & pos.pieces(c, pt)).count() as i32);
+            let mine = pos.pieces(c, pt);
+            e.add(c, HANGING + pt.index(), (hanging & mine).count() as i32);
+            e.add(c, THREAT_BY_MINOR + pt.index(), (mine & minor_att[them.index()]).count() as i32);
+            e.add(c, THREAT_BY_ROOK + pt.index(), (mine & rook_att[them.index()]).count() as i32);
         }
     }
     e.add(pos.side_to_move(), TEMPO, 1);
@@ -206,6 +216,10 @@ fn pawn_terms<T: Tracer>(e: &mut Eval<'_, T>, c: Color) {
     }
     e.add(c, PAWN_DOUBLED, doubled / 2);
     e.add(c, PAWN_ISOLATED, isolated);
+    // The last pawn can promote wherever it stands, and while it lives no count starts.
+    if !pawns.more_than_one() {
+        e.add(c, LAST_PAWN, 1);
+    }
     if pos.pieces(c, PieceType::Met).is_empty() {
         let eligible = if pawns.more_than_one() { pawns & promotion_squares(c) } else { pawns };
         e.add(c, PAWN_PROMOTABLE, eligible.count() as i32);
