@@ -42,6 +42,58 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
+    /// Play self-play games and write training positions (resumable: rerun to continue).
+    Datagen(DatagenArgs),
+}
+
+/// Options of `sitke datagen`.
+#[derive(clap::Args)]
+struct DatagenArgs {
+    /// Data file to append to.
+    #[arg(long, short)]
+    out: std::path::PathBuf,
+    /// Stop once the file holds this many positions.
+    #[arg(long, default_value_t = 1_000_000)]
+    positions: u64,
+    /// Game streams at once (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Node budget per move.
+    #[arg(long, default_value_t = 5000)]
+    nodes: u64,
+    /// Hash table per stream, MiB.
+    #[arg(long, default_value_t = 8)]
+    hash: usize,
+    /// Seed of the random openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Fewest random placement plies at the start.
+    #[arg(long, default_value_t = 6)]
+    random_min: u32,
+    /// Most random placement plies at the start (the setup has 16).
+    #[arg(long, default_value_t = 16)]
+    random_max: u32,
+    /// Adjudicate a win after this many plies at or beyond --win-score.
+    #[arg(long, default_value_t = 6)]
+    win_plies: u32,
+    /// Score in centipawns that counts as winning.
+    #[arg(long, default_value_t = 1000)]
+    win_score: i32,
+    /// Adjudicate a draw after this many plies within --draw-score of zero...
+    #[arg(long, default_value_t = 12)]
+    draw_plies: u32,
+    /// ...once the game is this many plies old.
+    #[arg(long, default_value_t = 60)]
+    draw_after: u32,
+    /// Score in centipawns that counts as level.
+    #[arg(long, default_value_t = 10)]
+    draw_score: i32,
+    /// A game this long is a draw.
+    #[arg(long, default_value_t = 600)]
+    max_plies: u32,
+    /// Seconds between progress lines.
+    #[arg(long, default_value_t = 10)]
+    report: u64,
 }
 
 fn main() {
@@ -82,6 +134,45 @@ fn main() {
             let secs = start.elapsed().as_secs_f64();
             let _ = writeln!(out, "Nodes searched: {total}");
             let _ = writeln!(out, "Time: {:.3} s, {:.1} Mnps", secs, total as f64 / secs.max(1e-9) / 1e6);
+        }
+        Some(Command::Datagen(a)) => datagen(a),
+    }
+}
+
+fn datagen(a: DatagenArgs) {
+    use sitke::tools::datagen::{self, DatagenConfig, game};
+    let cfg = DatagenConfig {
+        out: a.out,
+        positions: a.positions,
+        threads: a.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        hash_mb: a.hash,
+        seed: a.seed,
+        game: game::GameSettings {
+            nodes: a.nodes,
+            random_min: a.random_min,
+            random_max: a.random_max,
+            adjudication: game::Adjudication {
+                win_score: a.win_score,
+                win_plies: a.win_plies,
+                draw_score: a.draw_score,
+                draw_plies: a.draw_plies,
+                draw_after: a.draw_after,
+                max_plies: a.max_plies,
+            },
+        },
+        report_every: std::time::Duration::from_secs(a.report.max(1)),
+    };
+    match datagen::run(&cfg, &mut std::io::stderr()) {
+        Ok(s) => eprintln!(
+            "datagen: done: {} positions from {} games in {} ({:.0} positions/s)",
+            s.positions,
+            s.games,
+            datagen::format_duration(s.elapsed),
+            s.positions_per_second()
+        ),
+        Err(e) => {
+            eprintln!("error: datagen: {}: {e}", cfg.out.display());
+            std::process::exit(1);
         }
     }
 }
