@@ -44,6 +44,55 @@ enum Command {
     },
     /// Play self-play games and write training positions (resumable: rerun to continue).
     Datagen(DatagenArgs),
+    /// Fit the evaluation weights to datagen data (Texel tuning) and write them into weights.rs.
+    Tune(TuneArgs),
+}
+
+/// Options of `sitke tune`.
+#[derive(clap::Args)]
+struct TuneArgs {
+    /// Data files in datagen's format.
+    #[arg(required = true)]
+    data: Vec<std::path::PathBuf>,
+    /// Passes over the training set.
+    #[arg(long, default_value_t = 40)]
+    epochs: usize,
+    /// Adam's step size in centipawns.
+    #[arg(long, default_value_t = 1.0)]
+    lr: f64,
+    /// Step size factor per epoch.
+    #[arg(long, default_value_t = 0.95)]
+    lr_decay: f64,
+    /// Positions per gradient step (0: all).
+    #[arg(long, default_value_t = 16384)]
+    batch: usize,
+    /// Weight of the game result in the target; the rest goes to the search score.
+    #[arg(long, default_value_t = 1.0)]
+    lambda: f64,
+    /// Sigmoid scale (default: fitted to the current weights).
+    #[arg(long)]
+    k: Option<f64>,
+    /// Share of the games held out for validation.
+    #[arg(long, default_value_t = 0.1)]
+    validation: f64,
+    /// Use only the first N positions.
+    #[arg(long)]
+    limit: Option<usize>,
+    /// Tune only these terms (comma-separated names from the layout).
+    #[arg(long, value_delimiter = ',')]
+    terms: Vec<String>,
+    /// Seed of the shuffle.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Threads (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// The weights source file to rewrite.
+    #[arg(long, default_value = "src/eval/weights.rs")]
+    weights_file: std::path::PathBuf,
+    /// Fit and report, but leave the weights file alone.
+    #[arg(long)]
+    dry_run: bool,
 }
 
 /// Options of `sitke datagen`.
@@ -136,6 +185,7 @@ fn main() {
             let _ = writeln!(out, "Time: {:.3} s, {:.1} Mnps", secs, total as f64 / secs.max(1e-9) / 1e6);
         }
         Some(Command::Datagen(a)) => datagen(a),
+        Some(Command::Tune(a)) => tune(a),
     }
 }
 
@@ -174,5 +224,31 @@ fn datagen(a: DatagenArgs) {
             eprintln!("error: datagen: {}: {e}", cfg.out.display());
             std::process::exit(1);
         }
+    }
+}
+
+fn tune(a: TuneArgs) {
+    use sitke::tools::tune::{self, TuneConfig, train::TrainOptions};
+    if let Some(n) = a.threads
+        && let Err(e) = rayon::ThreadPoolBuilder::new().num_threads(n).build_global()
+    {
+        eprintln!("error: tune: threads: {e}");
+        std::process::exit(2);
+    }
+    let cfg = TuneConfig {
+        data: a.data,
+        limit: a.limit,
+        validation: a.validation,
+        k: a.k,
+        lambda: a.lambda,
+        terms: a.terms,
+        train: TrainOptions { epochs: a.epochs, lr: a.lr, lr_decay: a.lr_decay, batch: a.batch },
+        seed: a.seed,
+        weights_file: a.weights_file,
+        write: !a.dry_run,
+    };
+    if let Err(e) = tune::tune(&cfg, &mut std::io::stderr()) {
+        eprintln!("error: tune: {e}");
+        std::process::exit(1);
     }
 }

@@ -5,3 +5,4 @@ pub mod bench;
 pub mod datagen;
 pub mod perft;
 pub mod rng;
+pub mod tune;

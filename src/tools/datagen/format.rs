@@ -206,8 +206,8 @@ impl<R: BufRead> Iterator for Reader<R> {
     }
 }
 
-/// Reads a whole file.
-pub fn read_path(path: &Path) -> Result<Vec<Entry>, Box<dyn std::error::Error + Send + Sync>> {
+/// Reads a whole file; the error names the file and the line.
+pub fn read_path(path: &Path) -> Result<Vec<Entry>, String> {
     let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut out = Vec::new();
     for e in Reader::new(BufReader::with_capacity(1 << 20, file)) {

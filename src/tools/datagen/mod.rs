@@ -135,7 +135,7 @@ pub fn run(cfg: &DatagenConfig, progress: &mut dyn Write) -> io::Result<Summary>
                 report(progress, cfg, &shared, existing.positions, start.elapsed(), threads)?;
             }
         }
-        workers.into_iter().map(|w| w.join().expect("datagen worker panicked")).collect()
+        workers.into_iter().try_for_each(|w| w.join().expect("datagen worker panicked"))
     });
     outcome?;
     summary.games = shared.games.load(Ordering::Relaxed);
