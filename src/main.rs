@@ -42,6 +42,107 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
+    /// Play self-play games and write training positions (resumable: rerun to continue).
+    Datagen(DatagenArgs),
+    /// Fit the evaluation weights to datagen data (Texel tuning) and write them into weights.rs.
+    Tune(TuneArgs),
+}
+
+/// Options of `sitke tune`.
+#[derive(clap::Args)]
+struct TuneArgs {
+    /// Data files in datagen's format.
+    #[arg(required = true)]
+    data: Vec<std::path::PathBuf>,
+    /// Passes over the training set.
+    #[arg(long, default_value_t = 40)]
+    epochs: usize,
+    /// Adam's step size in centipawns.
+    #[arg(long, default_value_t = 1.0)]
+    lr: f64,
+    /// Step size factor per epoch.
+    #[arg(long, default_value_t = 0.95)]
+    lr_decay: f64,
+    /// Positions per gradient step (0: all).
+    #[arg(long, default_value_t = 16384)]
+    batch: usize,
+    /// Weight of the game result in the target; the rest goes to the search score.
+    #[arg(long, default_value_t = 1.0)]
+    lambda: f64,
+    /// Sigmoid scale (default: fitted to the current weights).
+    #[arg(long)]
+    k: Option<f64>,
+    /// Share of the games held out for validation.
+    #[arg(long, default_value_t = 0.1)]
+    validation: f64,
+    /// Use only the first N positions.
+    #[arg(long)]
+    limit: Option<usize>,
+    /// Tune only these terms (comma-separated names from the layout).
+    #[arg(long, value_delimiter = ',')]
+    terms: Vec<String>,
+    /// Seed of the shuffle.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Threads (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// The weights source file to rewrite.
+    #[arg(long, default_value = "src/eval/weights.rs")]
+    weights_file: std::path::PathBuf,
+    /// Fit and report, but leave the weights file alone.
+    #[arg(long)]
+    dry_run: bool,
+}
+
+/// Options of `sitke datagen`.
+#[derive(clap::Args)]
+struct DatagenArgs {
+    /// Data file to append to.
+    #[arg(long, short)]
+    out: std::path::PathBuf,
+    /// Stop once the file holds this many positions.
+    #[arg(long, default_value_t = 1_000_000)]
+    positions: u64,
+    /// Game streams at once (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Node budget per move.
+    #[arg(long, default_value_t = 5000)]
+    nodes: u64,
+    /// Hash table per stream, MiB.
+    #[arg(long, default_value_t = 8)]
+    hash: usize,
+    /// Seed of the random openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Fewest random placement plies at the start.
+    #[arg(long, default_value_t = 6)]
+    random_min: u32,
+    /// Most random placement plies at the start (the setup has 16).
+    #[arg(long, default_value_t = 16)]
+    random_max: u32,
+    /// Adjudicate a win after this many plies at or beyond --win-score.
+    #[arg(long, default_value_t = 6)]
+    win_plies: u32,
+    /// Score in centipawns that counts as winning.
+    #[arg(long, default_value_t = 1000)]
+    win_score: i32,
+    /// Adjudicate a draw after this many plies within --draw-score of zero...
+    #[arg(long, default_value_t = 12)]
+    draw_plies: u32,
+    /// ...once the game is this many plies old.
+    #[arg(long, default_value_t = 60)]
+    draw_after: u32,
+    /// Score in centipawns that counts as level.
+    #[arg(long, default_value_t = 10)]
+    draw_score: i32,
+    /// A game this long is a draw.
+    #[arg(long, default_value_t = 600)]
+    max_plies: u32,
+    /// Seconds between progress lines.
+    #[arg(long, default_value_t = 10)]
+    report: u64,
 }
 
 fn main() {
@@ -83,5 +184,71 @@ fn main() {
             let _ = writeln!(out, "Nodes searched: {total}");
             let _ = writeln!(out, "Time: {:.3} s, {:.1} Mnps", secs, total as f64 / secs.max(1e-9) / 1e6);
         }
+        Some(Command::Datagen(a)) => datagen(a),
+        Some(Command::Tune(a)) => tune(a),
+    }
+}
+
+fn datagen(a: DatagenArgs) {
+    use sitke::tools::datagen::{self, DatagenConfig, game};
+    let cfg = DatagenConfig {
+        out: a.out,
+        positions: a.positions,
+        threads: a.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        hash_mb: a.hash,
+        seed: a.seed,
+        game: game::GameSettings {
+            nodes: a.nodes,
+            random_min: a.random_min,
+            random_max: a.random_max,
+            adjudication: game::Adjudication {
+                win_score: a.win_score,
+                win_plies: a.win_plies,
+                draw_score: a.draw_score,
+                draw_plies: a.draw_plies,
+                draw_after: a.draw_after,
+                max_plies: a.max_plies,
+            },
+        },
+        report_every: std::time::Duration::from_secs(a.report.max(1)),
+    };
+    match datagen::run(&cfg, &mut std::io::stderr()) {
+        Ok(s) => eprintln!(
+            "datagen: done: {} positions from {} games in {} ({:.0} positions/s)",
+            s.positions,
+            s.games,
+            datagen::format_duration(s.elapsed),
+            s.positions_per_second()
+        ),
+        Err(e) => {
+            eprintln!("error: datagen: {}: {e}", cfg.out.display());
+            std::process::exit(1);
+        }
+    }
+}
+
+fn tune(a: TuneArgs) {
+    use sitke::tools::tune::{self, TuneConfig, train::TrainOptions};
+    if let Some(n) = a.threads
+        && let Err(e) = rayon::ThreadPoolBuilder::new().num_threads(n).build_global()
+    {
+        eprintln!("error: tune: threads: {e}");
+        std::process::exit(2);
+    }
+    let cfg = TuneConfig {
+        data: a.data,
+        limit: a.limit,
+        validation: a.validation,
+        k: a.k,
+        lambda: a.lambda,
+        terms: a.terms,
+        train: TrainOptions { epochs: a.epochs, lr: a.lr, lr_decay: a.lr_decay, batch: a.batch },
+        seed: a.seed,
+        weights_file: a.weights_file,
+        write: !a.dry_run,
+    };
+    if let Err(e) = tune::tune(&cfg, &mut std::io::stderr()) {
+        eprintln!("error: tune: {e}");
+        std::process::exit(1);
     }
 }

@@ -29,7 +29,8 @@ impl Tracer for NoTrace {
 /// Per-weight coefficients (White's count minus Black's), for fitting the weights.
 #[derive(Clone, Debug, Default)]
 pub struct CoefTrace {
-    /// (weight index, White minus Black count), one entry per index that occurred.
+    /// (weight index, White minus Black count), one entry per index with a non-zero count,
+    /// in index order.
     pub coefs: Vec<(u16, i16)>,
     /// The game phase.
     pub phase: i32,
@@ -37,6 +38,9 @@ pub struct CoefTrace {
     pub raw_white_score: i32,
     /// The final score from White's view.
     pub final_white_score: i32,
+    /// For each weight index, 1 + its entry in `coefs`, or 0: the tuner traces millions of
+    /// positions, and a scan of `coefs` per feature made tracing quadratic.
+    slot: Vec<u16>,
 }
 
 impl CoefTrace {
@@ -52,14 +56,26 @@ impl CoefTrace {
 
 impl Tracer for CoefTrace {
     fn add(&mut self, index: usize, c: Color, count: i32) {
+        if self.slot.is_empty() {
+            self.slot = vec![0; NUM_PARAMS];
+            for (k, &(i, _)) in self.coefs.iter().enumerate() {
+                self.slot[i as usize] = k as u16 + 1;
+            }
+        }
         let signed = if c == Color::White { count } else { -count };
-        match self.coefs.iter_mut().find(|(i, _)| *i as usize == index) {
-            Some(entry) => entry.1 += signed as i16,
-            None => self.coefs.push((index as u16, signed as i16)),
+        match self.slot[index] {
+            0 => {
+                self.coefs.push((index as u16, signed as i16));
+                self.slot[index] = self.coefs.len() as u16;
+            }
+            k => self.coefs[k as usize - 1].1 += signed as i16,
         }
     }
     fn finish(&mut self, phase: i32, raw_white: i32, final_white: i32) {
         self.coefs.retain(|&(_, c)| c != 0);
+        self.coefs.sort_unstable_by_key(|&(i, _)| i);
+        // The slots no longer match `coefs`; `add` rebuilds them if the trace is reused.
+        self.slot = Vec::new();
         self.phase = phase;
         self.raw_white_score = raw_white;
         self.final_white_score = final_white;
