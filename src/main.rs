@@ -34,15 +34,34 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
+    /// Play an engine-vs-engine match; the arguments follow cutechess-cli, e.g.
+    /// `-engine cmd=./sitke nodes=20000 -engine cmd=/usr/games/fairy-stockfish nodes=20000
+    /// -games 2 -rounds 10 -repeat -openings random plies=8 -pgnout games.pgn`.
+    #[command(disable_help_flag = true)]
+    Match {
+        /// cutechess-cli style arguments.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+        args: Vec<String>,
+    },
 }
 
 fn main() {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+    let cli = Cli::parse();
+    // `sitke match -debug` logs the engine traffic, as cutechess-cli's -debug shows it.
+    let debug =
+        matches!(&cli.command, Some(Command::Match { args }) if args.iter().any(|a| a == "-debug"));
+    let filter = if debug { "warn,engine=debug" } else { "warn" };
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(filter))
         .target(env_logger::Target::Stderr)
         .init();
-    let cli = Cli::parse();
     match cli.command {
         None => sitke::protocol::uci::run(),
+        Some(Command::Match { args }) => {
+            if let Err(e) = sitke::tools::r#match::run(&args) {
+                eprintln!("error: {e}");
+                std::process::exit(1);
+            }
+        }
         Some(Command::Perft {
             depth,
             fen,
