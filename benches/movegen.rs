@@ -6,13 +6,8 @@ use sitke::tools::perft::parse_epd;
 use std::hint::black_box;
 
 fn positions() -> Vec<Position> {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/perft/sittuyin.epd"))
-        .unwrap();
-    parse_epd(&text)
-        .unwrap()
-        .iter()
-        .map(|c| Position::from_fen(&c.fen).unwrap())
-        .collect()
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/perft/sittuyin.epd")).unwrap();
+    parse_epd(&text).unwrap().iter().map(|c| Position::from_fen(&c.fen).unwrap()).collect()
 }
 
 fn movegen(c: &mut Criterion) {
@@ -29,12 +24,7 @@ fn movegen(c: &mut Criterion) {
         })
     });
     c.bench_function("count legal moves (45 positions)", |b| {
-        b.iter(|| {
-            positions
-                .iter()
-                .map(|p| black_box(p).count_legal())
-                .sum::<usize>()
-        })
+        b.iter(|| positions.iter().map(|p| black_box(p).count_legal()).sum::<usize>())
     });
     c.bench_function("make+unmake every legal move (45 positions)", |b| {
         let mut positions = positions.clone();

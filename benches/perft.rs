@@ -6,8 +6,7 @@ use sitke::board::Position;
 use sitke::tools::perft::{parse_epd, perft, perft_threads};
 
 fn perft_bench(c: &mut Criterion) {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/perft/sittuyin.epd"))
-        .unwrap();
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/perft/sittuyin.epd")).unwrap();
     let cases = parse_epd(&text).unwrap();
     let mut group = c.benchmark_group("perft");
     group.sample_size(10);

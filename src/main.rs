@@ -7,11 +7,7 @@ use std::io::Write;
 use std::time::Instant;
 
 #[derive(Parser)]
-#[command(
-    name = "sitke",
-    version,
-    about = "Sitke, a Sittuyin (Burmese chess) engine"
-)]
+#[command(name = "sitke", version, about = "Sitke, a Sittuyin (Burmese chess) engine")]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -19,6 +15,18 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Search the built-in bench positions; the node count is the engine's signature.
+    Bench {
+        /// Depth to search each position to.
+        #[arg(default_value_t = sitke::tools::bench::DEFAULT_DEPTH)]
+        depth: u32,
+        /// Threads (the signature is defined at 1).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Hash table size in MiB.
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+    },
     /// Count the leaves of the legal move tree.
     Perft {
         /// Depth in plies.
@@ -48,8 +56,7 @@ enum Command {
 fn main() {
     let cli = Cli::parse();
     // `sitke match -debug` logs the engine traffic, as cutechess-cli's -debug shows it.
-    let debug =
-        matches!(&cli.command, Some(Command::Match { args }) if args.iter().any(|a| a == "-debug"));
+    let debug = matches!(&cli.command, Some(Command::Match { args }) if args.iter().any(|a| a == "-debug"));
     let filter = if debug { "warn,engine=debug" } else { "warn" };
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(filter))
         .target(env_logger::Target::Stderr)
@@ -62,17 +69,15 @@ fn main() {
                 std::process::exit(1);
             }
         }
-        Some(Command::Perft {
-            depth,
-            fen,
-            divide,
-            threads,
-        }) => {
-            let pos = match fen
-                .as_deref()
-                .map(Position::from_fen)
-                .unwrap_or_else(|| Ok(Position::startpos()))
-            {
+        Some(Command::Bench { depth, threads, hash }) => {
+            let r = sitke::tools::bench::run(depth, threads, hash);
+            let mut out = std::io::stdout().lock();
+            let _ = writeln!(out, "Total time (ms) : {}", r.time.as_millis());
+            let _ = writeln!(out, "Nodes searched  : {}", r.nodes);
+            let _ = writeln!(out, "Nodes/second    : {}", r.nps());
+        }
+        Some(Command::Perft { depth, fen, divide, threads }) => {
+            let pos = match fen.as_deref().map(Position::from_fen).unwrap_or_else(|| Ok(Position::startpos())) {
                 Ok(p) => p,
                 Err(e) => {
                     eprintln!("error: invalid FEN: {e}");
@@ -94,12 +99,7 @@ fn main() {
             };
             let secs = start.elapsed().as_secs_f64();
             let _ = writeln!(out, "Nodes searched: {total}");
-            let _ = writeln!(
-                out,
-                "Time: {:.3} s, {:.1} Mnps",
-                secs,
-                total as f64 / secs.max(1e-9) / 1e6
-            );
+            let _ = writeln!(out, "Time: {:.3} s, {:.1} Mnps", secs, total as f64 / secs.max(1e-9) / 1e6);
         }
     }
 }

@@ -7,20 +7,12 @@ use sitke::board::{GenType, MoveList, Position};
 use sitke::tools::perft::parse_epd;
 
 fn suite_fens() -> Vec<String> {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/perft/sittuyin.epd"))
-        .unwrap();
-    parse_epd(&text)
-        .unwrap()
-        .into_iter()
-        .map(|c| c.fen)
-        .collect()
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/perft/sittuyin.epd")).unwrap();
+    parse_epd(&text).unwrap().into_iter().map(|c| c.fen).collect()
 }
 
 fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(20_000)
+    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(20_000)
 }
 
 /// A parsed position must be usable: consistent, printable, reparsable, with legal moves.

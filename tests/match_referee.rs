@@ -33,21 +33,12 @@ fn fairy_stockfish_vs_sjaakii_is_refereed_like_pyffish() {
         pgn.display()
     )));
     assert!(run.success, "{}\n{}", run.stdout, run.stderr);
-    assert!(
-        run.stderr.contains("book.epd:2: skipping opening"),
-        "the bad line is named: {}",
-        run.stderr
-    );
+    assert!(run.stderr.contains("book.epd:2: skipping opening"), "the bad line is named: {}", run.stderr);
     let games = finished_games(&run.stdout);
     assert_eq!(games.len(), 6, "{}", run.stdout);
     let (w, l, d) = final_score(&run.stdout);
     assert_eq!(w + l + d, 6);
-    for line in [
-        "Elo difference: ",
-        "...      FSF playing White: ",
-        "Ptnml(0-2): ",
-        "Finished match",
-    ] {
+    for line in ["Elo difference: ", "...      FSF playing White: ", "Ptnml(0-2): ", "Finished match"] {
         assert!(run.stdout.contains(line), "no '{line}' in\n{}", run.stdout);
     }
     // Pairs: every opening with both colours.
@@ -55,14 +46,8 @@ fn fairy_stockfish_vs_sjaakii_is_refereed_like_pyffish() {
         assert_eq!(games[&n].white, games[&(n + 1)].black);
     }
     let kinds = verify_with_pyffish(&pgn, &run.stdout);
-    println!(
-        "FSF vs Sjaak: {w}-{l}-{d} in {:.1} s, endings {kinds:?}",
-        run.elapsed.as_secs_f64()
-    );
-    assert!(
-        !kinds.contains_key("unfinished"),
-        "no forfeits expected: {kinds:?}"
-    );
+    println!("FSF vs Sjaak: {w}-{l}-{d} in {:.1} s, endings {kinds:?}", run.elapsed.as_secs_f64());
+    assert!(!kinds.contains_key("unfinished"), "no forfeits expected: {kinds:?}");
 }
 
 /// Plays two games (colours swapped) of a misbehaving engine against Fairy-Stockfish and
@@ -81,26 +66,12 @@ fn misbehaving_engine_loses(mode: &str, extra: &str, tc: &str, reason: &str, log
     assert_eq!(games.len(), 2, "{}", run.stdout);
     for (n, g) in &games {
         let bad = if g.white == "Bad" { "White" } else { "Black" };
-        assert_eq!(
-            g.description,
-            format!("{bad} {reason}"),
-            "game {n}: {}",
-            run.stdout
-        );
+        assert_eq!(g.description, format!("{bad} {reason}"), "game {n}: {}", run.stdout);
         assert_eq!(g.result, if bad == "White" { "0-1" } else { "1-0" });
     }
     assert_eq!(final_score(&run.stdout), (0, 2, 0));
-    assert_eq!(
-        run.stderr.matches("its last output:").count(),
-        2,
-        "{}",
-        run.stderr
-    );
-    assert!(
-        run.stderr.contains(logged),
-        "'{logged}' not logged:\n{}",
-        run.stderr
-    );
+    assert_eq!(run.stderr.matches("its last output:").count(), 2, "{}", run.stderr);
+    assert!(run.stderr.contains(logged), "'{logged}' not logged:\n{}", run.stderr);
     let kinds = verify_with_pyffish(&pgn, &run.stdout);
     assert_eq!(kinds.get("unfinished"), Some(&2));
 }
@@ -108,35 +79,17 @@ fn misbehaving_engine_loses(mode: &str, extra: &str, tc: &str, reason: &str, log
 #[test]
 fn an_illegal_move_loses() {
     let fragment = "a1h8";
-    misbehaving_engine_loses(
-        "illegal",
-        "",
-        "10+0.1",
-        "makes an illegal move: a1h8",
-        fragment,
-    );
+    misbehaving_engine_loses("illegal", "", "10+0.1", "makes an illegal move: a1h8", fragment);
 }
 
 #[test]
 fn a_crash_loses() {
-    misbehaving_engine_loses(
-        "crash",
-        "",
-        "10+0.1",
-        "disconnects",
-        "misbehave.py: crashing on purpose",
-    );
+    misbehaving_engine_loses("crash", "", "10+0.1", "disconnects", "misbehave.py: crashing on purpose");
 }
 
 #[test]
 fn overrunning_the_clock_loses() {
-    misbehaving_engine_loses(
-        "slow",
-        "arg=--delay arg=4",
-        "1+0.1",
-        "loses on time",
-        "gave no move within",
-    );
+    misbehaving_engine_loses("slow", "arg=--delay arg=4", "1+0.1", "loses on time", "gave no move within");
 }
 
 #[test]
@@ -152,47 +105,25 @@ fn the_sprt_stops_the_match_by_itself() {
     let games = finished_games(&run.stdout);
     assert_eq!(games.len(), 22, "{}", run.stdout);
     assert!(run.stdout.contains("- H0 was accepted"), "{}", run.stdout);
-    assert!(
-        run.stdout.contains("Ptnml(0-2): [11, 0, 0, 0, 0]"),
-        "{}",
-        run.stdout
-    );
+    assert!(run.stdout.contains("Ptnml(0-2): [11, 0, 0, 0, 0]"), "{}", run.stdout);
 }
 
 #[test]
 fn startup_errors_are_clear() {
-    let run = sitke_match(&args(&format!(
-        "-engine cmd=/nonexistent/engine name=Ghost -engine cmd={FSF} -each nodes=100"
-    )));
+    let run =
+        sitke_match(&args(&format!("-engine cmd=/nonexistent/engine name=Ghost -engine cmd={FSF} -each nodes=100")));
     assert!(!run.success);
-    assert!(
-        run.stderr
-            .contains("cannot start engine 'Ghost': command '/nonexistent/engine'"),
-        "{}",
-        run.stderr
-    );
+    assert!(run.stderr.contains("cannot start engine 'Ghost': command '/nonexistent/engine'"), "{}", run.stderr);
 
     let run = sitke_match(&args(&format!(
         "-engine {} name=Mute -engine cmd={FSF} -each nodes=100",
         misbehaving("mute", 1, "")
     )));
     assert!(!run.success);
-    assert!(
-        run.stderr
-            .contains("engine 'Mute' did not answer 'uci' with 'uciok' within 10 s"),
-        "{}",
-        run.stderr
-    );
+    assert!(run.stderr.contains("engine 'Mute' did not answer 'uci' with 'uciok' within 10 s"), "{}", run.stderr);
 
-    let run = sitke_match(&args(&format!(
-        "-engine cmd={FSF} -engine cmd={FSF} -each nodes=100 -tb /syzygy"
-    )));
+    let run = sitke_match(&args(&format!("-engine cmd={FSF} -engine cmd={FSF} -each nodes=100 -tb /syzygy")));
     assert!(!run.success);
-    assert!(
-        run.stderr
-            .contains("option -tb is not supported by sitke match"),
-        "{}",
-        run.stderr
-    );
+    assert!(run.stderr.contains("option -tb is not supported by sitke match"), "{}", run.stderr);
     assert!(run.stdout.is_empty(), "no game was started: {}", run.stdout);
 }

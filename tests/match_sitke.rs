@@ -10,10 +10,7 @@ use common::*;
 /// Sitke as an `-engine`: fixed nodes, and a clock so that a Sitke that never answers
 /// loses on time quickly instead of stalling the test.
 fn sitke(name: &str) -> String {
-    format!(
-        "cmd={} name={name} nodes=5000 tc=20+0.2",
-        env!("CARGO_BIN_EXE_sitke")
-    )
+    format!("cmd={} name={name} nodes=5000 tc=20+0.2", env!("CARGO_BIN_EXE_sitke"))
 }
 
 fn play(test: &str, opponent: &str) {
@@ -47,10 +44,7 @@ fn play(test: &str, opponent: &str) {
     }
     assert!(!kinds.contains_key("unfinished"), "{kinds:?}");
     let (w, l, d) = final_score(&run.stdout);
-    println!(
-        "{test}: Sitke {w}-{l}-{d} in {:.1} s, endings {kinds:?}",
-        run.elapsed.as_secs_f64()
-    );
+    println!("{test}: Sitke {w}-{l}-{d} in {:.1} s, endings {kinds:?}", run.elapsed.as_secs_f64());
 }
 
 #[test]
@@ -60,16 +54,10 @@ fn sitke_vs_sitke() {
 
 #[test]
 fn sitke_vs_fairy_stockfish() {
-    play(
-        "sitke-vs-fsf",
-        &format!("cmd={FSF} name=FSF nodes=2000 tc=20+0.2"),
-    );
+    play("sitke-vs-fsf", &format!("cmd={FSF} name=FSF nodes=2000 tc=20+0.2"));
 }
 
 #[test]
 fn sitke_vs_sjaakii() {
-    play(
-        "sitke-vs-sjaak",
-        &format!("cmd={SJAAK} arg=-uci name=Sjaak depth=2 tc=20+0.2"),
-    );
+    play("sitke-vs-sjaak", &format!("cmd={SJAAK} arg=-uci name=Sjaak depth=2 tc=20+0.2"));
 }

@@ -8,11 +8,7 @@ use sitke::board::Position;
 use sitke::tools::perft::{divide, parse_epd, perft, perft_threads};
 
 fn budget() -> u64 {
-    if std::env::var("SITKE_PERFT_FULL").is_ok_and(|v| v == "1") {
-        u64::MAX
-    } else {
-        5_000_000
-    }
+    if std::env::var("SITKE_PERFT_FULL").is_ok_and(|v| v == "1") { u64::MAX } else { 5_000_000 }
 }
 
 fn run_suite(file: &str) {
@@ -22,37 +18,19 @@ fn run_suite(file: &str) {
     assert!(!cases.is_empty());
     let (mut checked, mut nodes) = (0, 0);
     for case in &cases {
-        let mut pos =
-            Position::from_fen(&case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.name));
+        let mut pos = Position::from_fen(&case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.name));
         for &(depth, expected) in &case.counts {
             if expected > budget() {
                 continue;
             }
-            assert_eq!(
-                perft(&mut pos, depth),
-                expected,
-                "{} ({}) depth {depth}",
-                case.name,
-                case.fen
-            );
-            assert_eq!(
-                pos.fen(),
-                Position::from_fen(&case.fen).unwrap().fen(),
-                "make/unmake restored {}",
-                case.name
-            );
+            assert_eq!(perft(&mut pos, depth), expected, "{} ({}) depth {depth}", case.name, case.fen);
+            assert_eq!(pos.fen(), Position::from_fen(&case.fen).unwrap().fen(), "make/unmake restored {}", case.name);
             checked += 1;
             nodes += expected;
         }
     }
-    println!(
-        "{file}: {} positions, {checked} depths, {nodes} leaves",
-        cases.len()
-    );
-    assert!(
-        checked >= cases.len(),
-        "every position is checked at least at depth 1"
-    );
+    println!("{file}: {} positions, {checked} depths, {nodes} leaves", cases.len());
+    assert!(checked >= cases.len(), "every position is checked at least at depth 1");
 }
 
 #[test]

@@ -20,13 +20,8 @@ impl Rng {
 }
 
 fn starts() -> Vec<String> {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/perft/sittuyin.epd"))
-        .unwrap();
-    let mut v: Vec<String> = parse_epd(&text)
-        .unwrap()
-        .into_iter()
-        .map(|c| c.fen)
-        .collect();
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/perft/sittuyin.epd")).unwrap();
+    let mut v: Vec<String> = parse_epd(&text).unwrap().into_iter().map(|c| c.fen).collect();
     v.push(sitke::board::START_FEN.to_string());
     v
 }
@@ -58,16 +53,10 @@ fn check_position(pos: &mut Position, rng: &mut Rng) {
     pos.generate(GenType::Quiet, &mut quiet);
     assert_eq!(noisy.len() + quiet.len(), all.len(), "{fen}");
     for m in noisy.iter().chain(quiet.iter()) {
-        assert!(
-            all.contains(*m),
-            "{fen}: {m} generated as noisy/quiet but not legal"
-        );
+        assert!(all.contains(*m), "{fen}: {m} generated as noisy/quiet but not legal");
     }
     for &m in noisy.iter() {
-        assert!(
-            m.is_promotion() || pos.piece_on(m.to()).is_some(),
-            "{fen}: {m} is not noisy"
-        );
+        assert!(m.is_promotion() || pos.piece_on(m.to()).is_some(), "{fen}: {m} is not noisy");
     }
     assert_eq!(all.len(), pos.count_legal());
     for &m in all.iter() {
@@ -100,11 +89,8 @@ fn random_games_keep_every_invariant() {
                 break;
             }
             // Prefer captures and promotions now and then, so games reach the endings.
-            let noisy: Vec<Move> = moves
-                .iter()
-                .copied()
-                .filter(|m| m.is_promotion() || pos.piece_on(m.to()).is_some())
-                .collect();
+            let noisy: Vec<Move> =
+                moves.iter().copied().filter(|m| m.is_promotion() || pos.piece_on(m.to()).is_some()).collect();
             let m = if !noisy.is_empty() && rng.below(3) == 0 {
                 noisy[rng.below(noisy.len())]
             } else {
@@ -123,9 +109,6 @@ fn pawn_in_hand_drops_on_the_second_and_third_ranks() {
     let pos = Position::from_fen("4k3/8/8/8/8/8/8/4K3[Pp] w - - 0 5").unwrap();
     let mut moves: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
     moves.sort();
-    let expected: Vec<String> = "abcdefgh"
-        .chars()
-        .flat_map(|f| [format!("P@{f}2"), format!("P@{f}3")])
-        .collect();
+    let expected: Vec<String> = "abcdefgh".chars().flat_map(|f| [format!("P@{f}2"), format!("P@{f}3")]).collect();
     assert_eq!(moves, expected);
 }

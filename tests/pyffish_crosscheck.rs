@@ -32,9 +32,7 @@ fn data_file() -> PathBuf {
     }
     let games = std::env::var("SITKE_XCHECK_GAMES").unwrap_or_else(|_| "2000".to_string());
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let out = root
-        .join("target")
-        .join(format!("pyffish-games-{games}.txt"));
+    let out = root.join("target").join(format!("pyffish-games-{games}.txt"));
     let status = Command::new("python3")
         .arg(root.join("tests/pyffish/gen_games.py"))
         .args(["--games", &games, "--seed", "20261129", "--epd"])
@@ -43,10 +41,7 @@ fn data_file() -> PathBuf {
         .arg(&out)
         .status()
         .expect("python3 runs (install python3 and `pip install pyffish`)");
-    assert!(
-        status.success(),
-        "gen_games.py failed: is pyffish installed?"
-    );
+    assert!(status.success(), "gen_games.py failed: is pyffish installed?");
     out
 }
 
@@ -66,19 +61,10 @@ fn random_games_agree_with_pyffish_at_every_ply() {
                 games += 1;
                 game = line.to_string();
             }
-            "start" => {
-                pos = Position::from_fen(f[1])
-                    .unwrap_or_else(|e| panic!("{game}: start FEN {}: {e}", f[1]))
-            }
+            "start" => pos = Position::from_fen(f[1]).unwrap_or_else(|e| panic!("{game}: start FEN {}: {e}", f[1])),
             "ply" => {
                 positions += 1;
-                let (fen, check, end, ins, legal) = (
-                    f[1],
-                    f[2] == "1",
-                    f[3],
-                    f[4],
-                    f.get(5).copied().unwrap_or(""),
-                );
+                let (fen, check, end, ins, legal) = (f[1], f[2] == "1", f[3], f[4], f.get(5).copied().unwrap_or(""));
                 let mut report = |what: &str, ours: String, theirs: &str| {
                     if mismatches.len() < 20 {
                         mismatches.push(format!(
@@ -116,11 +102,7 @@ fn random_games_agree_with_pyffish_at_every_ply() {
             }
             "move" => match pos.parse_uci_move(f[1]) {
                 Ok(m) => pos.do_move(m),
-                Err(e) => panic!(
-                    "{game}: pyffish's move {} refused: {e} at {}",
-                    f[1],
-                    pos.fen()
-                ),
+                Err(e) => panic!("{game}: pyffish's move {} refused: {e} at {}", f[1], pos.fen()),
             },
             "end" => {}
             other => panic!("unexpected record '{other}'"),
@@ -132,16 +114,7 @@ fn random_games_agree_with_pyffish_at_every_ply() {
          {counting} positions with counting running",
         mismatches.len()
     );
-    assert!(
-        games >= 1 && positions > games,
-        "no data in {}",
-        path.display()
-    );
+    assert!(games >= 1 && positions > games, "no data in {}", path.display());
     let shown: Vec<&String> = mismatches.iter().filter(|m| !m.is_empty()).collect();
-    assert!(
-        mismatches.is_empty(),
-        "{} mismatches, first ones:\n{:#?}",
-        mismatches.len(),
-        shown
-    );
+    assert!(mismatches.is_empty(), "{} mismatches, first ones:\n{:#?}", mismatches.len(), shown);
 }

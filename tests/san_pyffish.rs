@@ -34,10 +34,7 @@ fn suite_fens() -> Vec<String> {
     let mut fens = Vec::new();
     for file in ["perft/sittuyin.epd", "perft/edge_cases.epd"] {
         let text = std::fs::read_to_string(root.join(file)).expect("perft suite");
-        for line in text
-            .lines()
-            .filter(|l| !l.starts_with('#') && !l.is_empty())
-        {
+        for line in text.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
             fens.push(line.split(';').next().unwrap_or("").trim().to_string());
         }
     }
@@ -52,8 +49,7 @@ fn needs_disambiguation(pos: &Position) -> bool {
             && moves[i + 1..].iter().any(|b| {
                 b.kind() == MoveKind::Normal
                     && b.to() == a.to()
-                    && pos.piece_on(b.from()).map(|p| p.kind())
-                        == pos.piece_on(a.from()).map(|p| p.kind())
+                    && pos.piece_on(b.from()).map(|p| p.kind()) == pos.piece_on(a.from()).map(|p| p.kind())
             })
     })
 }
@@ -67,11 +63,8 @@ fn random_game(rng: &mut Rng, start: &str, each: &mut Vec<(String, Vec<Move>)>) 
             each.push((pos.fen(), legal.to_vec()));
         }
         let promos: Vec<Move> = legal.iter().copied().filter(|m| m.is_promotion()).collect();
-        let caps: Vec<Move> = legal
-            .iter()
-            .copied()
-            .filter(|m| m.kind() == MoveKind::Normal && pos.piece_on(m.to()).is_some())
-            .collect();
+        let caps: Vec<Move> =
+            legal.iter().copied().filter(|m| m.kind() == MoveKind::Normal && pos.piece_on(m.to()).is_some()).collect();
         let m = if !promos.is_empty() && rng.chance(50) {
             promos[rng.below(promos.len())]
         } else if !caps.is_empty() && rng.chance(60) {
@@ -93,30 +86,14 @@ fn ask_pyffish(requests: &str) -> Vec<String> {
         .stdout(Stdio::piped())
         .spawn()
         .expect("python3 runs (install python3 and `pip install pyffish`)");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(requests.as_bytes())
-        .expect("requests written");
+    child.stdin.take().expect("stdin").write_all(requests.as_bytes()).expect("requests written");
     let out = child.wait_with_output().expect("san_oracle.py output");
-    assert!(
-        out.status.success(),
-        "san_oracle.py failed: is pyffish installed?"
-    );
-    String::from_utf8(out.stdout)
-        .expect("utf-8")
-        .lines()
-        .map(str::to_string)
-        .collect()
+    assert!(out.status.success(), "san_oracle.py failed: is pyffish installed?");
+    String::from_utf8(out.stdout).expect("utf-8").lines().map(str::to_string).collect()
 }
 
 fn uci_list(moves: &[Move]) -> String {
-    moves
-        .iter()
-        .map(|m| m.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
+    moves.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ")
 }
 
 #[test]
@@ -154,11 +131,7 @@ fn san_agrees_with_pyffish_and_reads_back() {
         requests.push_str(&format!("each\t{fen}\t{}\n", uci_list(moves)));
     }
     let answers = ask_pyffish(&requests);
-    assert_eq!(
-        answers.len(),
-        games.len() + each.len(),
-        "one answer per request"
-    );
+    assert_eq!(answers.len(), games.len() + each.len(), "one answer per request");
 
     let mut mismatches = Vec::new();
     let (mut compared, mut checks, mut mates, mut promos, mut disamb) = (0, 0, 0, 0, 0);
@@ -187,12 +160,7 @@ fn san_agrees_with_pyffish_and_reads_back() {
                     theirs.get(i).unwrap_or(&"(missing)")
                 ));
             }
-            assert_eq!(
-                pos.parse_san(&ours),
-                Ok(m),
-                "'{ours}' does not read back at {}",
-                pos.fen()
-            );
+            assert_eq!(pos.parse_san(&ours), Ok(m), "'{ours}' does not read back at {}", pos.fen());
             if in_sequence {
                 pos.do_move(m);
             }
@@ -204,12 +172,6 @@ fn san_agrees_with_pyffish_and_reads_back() {
         games.len(),
         each.len()
     );
-    assert!(
-        mates > 0 && promos > 0 && disamb > 0,
-        "the games must cover every form"
-    );
-    assert!(
-        mismatches.is_empty(),
-        "SAN differs from pyffish:\n{mismatches:#?}"
-    );
+    assert!(mates > 0 && promos > 0 && disamb > 0, "the games must cover every form");
+    assert!(mismatches.is_empty(), "SAN differs from pyffish:\n{mismatches:#?}");
 }

@@ -33,26 +33,8 @@ const fn leaper_table(steps: &[(i8, i8)]) -> [Bitboard; 64] {
     table
 }
 
-const KING_STEPS: [(i8, i8); 8] = [
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (1, -1),
-    (-1, 1),
-    (-1, -1),
-];
-const KNIGHT_STEPS: [(i8, i8); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
+const KING_STEPS: [(i8, i8); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
+const KNIGHT_STEPS: [(i8, i8); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
 const DIAGONAL_STEPS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 
 static KING: [Bitboard; 64] = leaper_table(&KING_STEPS);
@@ -62,10 +44,7 @@ static KHON: [[Bitboard; 64]; 2] = [
     leaper_table(&[(1, 1), (1, -1), (-1, 1), (-1, -1), (0, 1)]),
     leaper_table(&[(1, 1), (1, -1), (-1, 1), (-1, -1), (0, -1)]),
 ];
-static PAWN: [[Bitboard; 64]; 2] = [
-    leaper_table(&[(1, 1), (-1, 1)]),
-    leaper_table(&[(1, -1), (-1, -1)]),
-];
+static PAWN: [[Bitboard; 64]; 2] = [leaper_table(&[(1, 1), (-1, 1)]), leaper_table(&[(1, -1), (-1, -1)])];
 
 /// Line and between tables for rank/file lines (the only lines a Sittuyin slider uses).
 const fn line_tables() -> ([[Bitboard; 64]; 64], [[Bitboard; 64]; 64]) {
@@ -78,15 +57,9 @@ const fn line_tables() -> ([[Bitboard; 64]; 64], [[Bitboard; 64]; 64]) {
         while b < 64 {
             let sb = Square::from_index(b as u8);
             if a != b && (sa.file() == sb.file() || sa.rank() == sb.rank()) {
-                line[a][b] = if sa.file() == sb.file() {
-                    Bitboard::file(sa.file())
-                } else {
-                    Bitboard::rank(sa.rank())
-                };
-                let (df, dr) = (
-                    (sb.file() as i8 - sa.file() as i8).signum(),
-                    (sb.rank() as i8 - sa.rank() as i8).signum(),
-                );
+                line[a][b] = if sa.file() == sb.file() { Bitboard::file(sa.file()) } else { Bitboard::rank(sa.rank()) };
+                let (df, dr) =
+                    ((sb.file() as i8 - sa.file() as i8).signum(), (sb.rank() as i8 - sa.rank() as i8).signum());
                 let mut bits = 0u64;
                 let mut cur = sa;
                 loop {
@@ -233,14 +206,8 @@ mod tests {
         assert!(khon(Color::White, Square::E4).has(Square::E5));
         assert!(!khon(Color::White, Square::E4).has(Square::E3));
         assert!(khon(Color::Black, Square::E4).has(Square::E3));
-        assert_eq!(
-            pawn(Color::White, Square::A2),
-            Bitboard::from_square(Square::B3)
-        );
-        assert_eq!(
-            pawn(Color::Black, Square::H7),
-            Bitboard::from_square(Square::G6)
-        );
+        assert_eq!(pawn(Color::White, Square::A2), Bitboard::from_square(Square::B3));
+        assert_eq!(pawn(Color::Black, Square::H7), Bitboard::from_square(Square::G6));
     }
 
     #[test]

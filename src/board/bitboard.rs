@@ -114,11 +114,7 @@ impl Iterator for Bitboard {
     type Item = Square;
     #[inline(always)]
     fn next(&mut self) -> Option<Square> {
-        if self.0 == 0 {
-            None
-        } else {
-            Some(self.pop_lsb())
-        }
+        if self.0 == 0 { None } else { Some(self.pop_lsb()) }
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -181,6 +177,13 @@ impl Sub for Bitboard {
     }
 }
 
+impl std::ops::SubAssign for Bitboard {
+    #[inline(always)]
+    fn sub_assign(&mut self, rhs: Bitboard) {
+        self.0 &= !rhs.0;
+    }
+}
+
 impl From<Square> for Bitboard {
     fn from(sq: Square) -> Bitboard {
         Bitboard::from_square(sq)
@@ -193,11 +196,7 @@ impl std::fmt::Debug for Bitboard {
         writeln!(f, "Bitboard({:#018x})", self.0)?;
         for r in (0..8).rev() {
             for file in 0..8 {
-                let c = if self.has(Square::new(file, r)) {
-                    'X'
-                } else {
-                    '.'
-                };
+                let c = if self.has(Square::new(file, r)) { 'X' } else { '.' };
                 write!(f, "{c}")?;
             }
             writeln!(f)?;
@@ -213,10 +212,7 @@ mod tests {
     #[test]
     fn iterates_in_square_order() {
         let b = Bitboard::from_square(Square::C3) | Square::A1 | Square::H8;
-        assert_eq!(
-            b.collect::<Vec<_>>(),
-            vec![Square::A1, Square::C3, Square::H8]
-        );
+        assert_eq!(b.collect::<Vec<_>>(), vec![Square::A1, Square::C3, Square::H8]);
         assert_eq!(b.count(), 3);
         assert!(b.more_than_one());
         assert!(!Bitboard::from_square(Square::E4).more_than_one());

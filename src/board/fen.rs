@@ -55,10 +55,7 @@ impl fmt::Display for FenError {
             FenError::TooManyFields(n) => write!(f, "FEN has {n} fields, at most 6 allowed"),
             FenError::RankCount(n) => write!(f, "board field has {n} ranks, expected 8"),
             FenError::RankLength { rank, squares } => {
-                write!(
-                    f,
-                    "board field: rank {rank} describes {squares} squares, expected 8"
-                )
+                write!(f, "board field: rank {rank} describes {squares} squares, expected 8")
             }
             FenError::BoardChar(c) => write!(f, "board field: invalid character '{c}'"),
             FenError::PocketBrackets => write!(f, "pocket: malformed brackets"),
@@ -72,10 +69,7 @@ impl fmt::Display for FenError {
             FenError::Halfmove(s) => write!(f, "halfmove clock field: invalid '{s}'"),
             FenError::Fullmove(s) => write!(f, "move number field: invalid '{s}'"),
             FenError::KingCount { color, count } => {
-                write!(
-                    f,
-                    "{color:?} has {count} kings (board and hand), expected 1"
-                )
+                write!(f, "{color:?} has {count} kings (board and hand), expected 1")
             }
             FenError::OpponentInCheck => write!(f, "the side not to move is in check"),
         }
@@ -141,10 +135,7 @@ impl Position {
                 }
             }
             if file != 8 {
-                return Err(FenError::RankLength {
-                    rank: rank + 1,
-                    squares: file,
-                });
+                return Err(FenError::RankLength { rank: rank + 1, squares: file });
             }
         }
         if pocket != "-" {
@@ -184,15 +175,10 @@ impl Position {
         pos.game_ply = 2 * (fullmove - 1) + (pos.stm == Color::Black) as u32;
         // While counting runs, the fifth field is the counting ply and the 50-move clock is
         // not written: it restarts from 0, as Fairy-Stockfish does.
-        let (rule50, counting_ply) = if counting_limit != 0 {
-            (0, fifth)
-        } else {
-            (fifth, 0)
-        };
+        let (rule50, counting_ply) = if counting_limit != 0 { (0, fifth) } else { (fifth, 0) };
 
         for c in Color::ALL {
-            let count =
-                pos.pieces(c, PieceType::King).count() + pos.hand_count(c, PieceType::King) as u32;
+            let count = pos.pieces(c, PieceType::King).count() + pos.hand_count(c, PieceType::King) as u32;
             if count != 1 {
                 return Err(FenError::KingCount { color: c, count });
             }
@@ -247,20 +233,9 @@ impl Position {
         let side = if self.stm == Color::White { 'w' } else { 'b' };
         let st = self.state();
         if st.counting_limit != 0 {
-            format!(
-                "{} {side} - {} {} {}",
-                self.board_fen(),
-                st.counting_limit,
-                st.counting_ply,
-                self.fullmove()
-            )
+            format!("{} {side} - {} {} {}", self.board_fen(), st.counting_limit, st.counting_ply, self.fullmove())
         } else {
-            format!(
-                "{} {side} - - {} {}",
-                self.board_fen(),
-                st.rule50,
-                self.fullmove()
-            )
+            format!("{} {side} - - {} {}", self.board_fen(), st.rule50, self.fullmove())
         }
     }
 }
@@ -282,10 +257,7 @@ mod tests {
     #[test]
     fn start_fen_prints_in_fairy_stockfish_order() {
         let pos = Position::from_fen(START_FEN).unwrap();
-        assert_eq!(
-            pos.fen(),
-            "8/8/4pppp/pppp4/4PPPP/PPPP4/8/8[KSSFRRNNkssfrrnn] w - - 0 1"
-        );
+        assert_eq!(pos.fen(), "8/8/4pppp/pppp4/4PPPP/PPPP4/8/8[KSSFRRNNkssfrrnn] w - - 0 1");
     }
 
     #[test]
@@ -311,20 +283,8 @@ mod tests {
             ("", Empty),
             ("8/8/8/8/8/8/8/K7[k] w - - 0 1 x", TooManyFields(7)),
             ("8/8/8/8/8/8/K7[k] w", RankCount(7)),
-            (
-                "k8/8/8/8/8/8/8/K7",
-                RankLength {
-                    rank: 8,
-                    squares: 9,
-                },
-            ),
-            (
-                "k7/8/8/8/8/8/8/K6",
-                RankLength {
-                    rank: 1,
-                    squares: 7,
-                },
-            ),
+            ("k8/8/8/8/8/8/8/K7", RankLength { rank: 8, squares: 9 }),
+            ("k7/8/8/8/8/8/8/K6", RankLength { rank: 1, squares: 7 }),
             ("k7/8/8/8/8/8/8/K6X", BoardChar('X')),
             ("k7/8/8/8/8/8/8/K7[Q]", PocketChar('Q')),
             ("k7/8/8/8/8/8/8/K7[R", PocketBrackets),
@@ -332,24 +292,9 @@ mod tests {
             ("k7/8/8/8/8/8/8/K7 w - e3", CountingLimit("e3".into())),
             ("k7/8/8/8/8/8/8/K7 w - - -5", Halfmove("-5".into())),
             ("k7/8/8/8/8/8/8/K7 w - - 0 -3", Fullmove("-3".into())),
-            (
-                "k7/8/8/8/8/8/8/K7 w - - 99999999999",
-                Halfmove("99999999999".into()),
-            ),
-            (
-                "k7/8/8/8/8/8/8/8 w",
-                KingCount {
-                    color: Color::White,
-                    count: 0,
-                },
-            ),
-            (
-                "k7/8/8/8/8/8/8/KK6 w",
-                KingCount {
-                    color: Color::White,
-                    count: 2,
-                },
-            ),
+            ("k7/8/8/8/8/8/8/K7 w - - 99999999999", Halfmove("99999999999".into())),
+            ("k7/8/8/8/8/8/8/8 w", KingCount { color: Color::White, count: 0 }),
+            ("k7/8/8/8/8/8/8/KK6 w", KingCount { color: Color::White, count: 2 }),
             ("k7/R7/8/8/8/8/8/K7 w", OpponentInCheck),
         ];
         for (fen, err) in cases {

@@ -80,10 +80,7 @@ pub struct MoveList {
 
 impl Default for MoveList {
     fn default() -> Self {
-        MoveList {
-            moves: [Move::NONE; MAX_MOVES],
-            len: 0,
-        }
+        MoveList { moves: [Move::NONE; MAX_MOVES], len: 0 }
     }
 }
 
@@ -172,7 +169,7 @@ impl Position {
             };
             let mut t = zone & allowed;
             if pt == PieceType::King && t.any() {
-                t = t - self.attack_map(!us, self.occupied());
+                t -= self.attack_map(!us, self.occupied());
             }
             any |= t.any();
             out[pt.index()] = t;
@@ -189,6 +186,12 @@ impl Position {
     /// Calls `f` with every non-empty set of legal moves of kind `kind`.
     #[inline]
     pub fn generate_sets(&self, kind: GenType, f: &mut impl FnMut(MoveSet)) {
+        self.generate_filtered(kind, Bitboard::FULL, true, f);
+    }
+
+    /// `generate_sets` restricted to board moves from `origins` and, if `with_drops`, drops.
+    #[inline(always)]
+    fn generate_filtered(&self, kind: GenType, origins: Bitboard, with_drops: bool, f: &mut impl FnMut(MoveSet)) {
         let us = self.side_to_move();
         let them = !us;
         let ksq = self.king_square(us);
@@ -197,15 +200,11 @@ impl Position {
             let (drops, any) = self.drop_targets(us, ksq);
             if any {
                 // Must drop: while a legal drop exists, no board move is legal.
-                if kind != GenType::Noisy {
+                if kind != GenType::Noisy && with_drops {
                     for pt in PieceType::ALL {
                         let to = drops[pt.index()];
                         if to.any() {
-                            f(MoveSet {
-                                kind: SetKind::Drop(pt),
-                                from: Square::A1,
-                                to,
-                            });
+                            f(MoveSet { kind: SetKind::Drop(pt), from: Square::A1, to });
                         }
                     }
                 }
@@ -225,34 +224,28 @@ impl Position {
 
         let Some(k) = ksq else {
             // No king on the board: nothing can be pinned or in check.
-            self.piece_moves(us, kinds, Bitboard::EMPTY, None, f);
+            self.piece_moves(us, kinds, origins, Bitboard::EMPTY, None, f);
             if kind != GenType::Quiet {
-                self.promotions(us, Bitboard::FULL, Bitboard::EMPTY, None, f);
+                self.promotions(us, origins, Bitboard::FULL, Bitboard::EMPTY, None, f);
             }
             return;
         };
 
-        let danger = self.attack_map(them, occ ^ k);
-        let king_to = attacks::king(k) & kinds & !danger;
-        if king_to.any() {
-            f(MoveSet {
-                kind: SetKind::Normal,
-                from: k,
-                to: king_to,
-            });
+        if origins.has(k) {
+            let danger = self.attack_map(them, occ ^ k);
+            let king_to = attacks::king(k) & kinds & !danger;
+            if king_to.any() {
+                f(MoveSet { kind: SetKind::Normal, from: k, to: king_to });
+            }
         }
         if checkers.more_than_one() {
             return;
         }
-        let target = if checkers.any() {
-            attacks::between(k, checkers.lsb()) | checkers
-        } else {
-            Bitboard::FULL
-        };
+        let target = if checkers.any() { attacks::between(k, checkers.lsb()) | checkers } else { Bitboard::FULL };
         let pinned = self.slider_blockers(self.pieces(them, PieceType::Rook), k) & ours;
-        self.piece_moves(us, kinds & target, pinned, Some(k), f);
+        self.piece_moves(us, kinds & target, origins, pinned, Some(k), f);
         if kind != GenType::Quiet {
-            self.promotions(us, target, pinned, Some(k), f);
+            self.promotions(us, origins, target, pinned, Some(k), f);
         }
     }
 
@@ -262,6 +255,7 @@ impl Position {
         &self,
         us: Color,
         mask: Bitboard,
+        origins: Bitboard,
         pinned: Bitboard,
         ksq: Option<Square>,
         f: &mut impl FnMut(MoveSet),
@@ -277,28 +271,24 @@ impl Position {
         let mut emit = |from: Square, to: Bitboard| {
             let to = restrict(from, to);
             if to.any() {
-                f(MoveSet {
-                    kind: SetKind::Normal,
-                    from,
-                    to,
-                });
+                f(MoveSet { kind: SetKind::Normal, from, to });
             }
         };
-        for from in self.pieces(us, PieceType::Pawn) {
+        for from in self.pieces(us, PieceType::Pawn) & origins {
             let push = Bitboard::from_square(from).forward(us) & !occ;
             let capture = attacks::pawn(us, from) & theirs;
             emit(from, (push | capture) & mask);
         }
-        for from in self.pieces(us, PieceType::Knight) {
+        for from in self.pieces(us, PieceType::Knight) & origins {
             emit(from, attacks::knight(from) & mask);
         }
-        for from in self.pieces(us, PieceType::Khon) {
+        for from in self.pieces(us, PieceType::Khon) & origins {
             emit(from, attacks::khon(us, from) & mask);
         }
-        for from in self.pieces(us, PieceType::Met) {
+        for from in self.pieces(us, PieceType::Met) & origins {
             emit(from, attacks::met(from) & mask);
         }
-        for from in self.pieces(us, PieceType::Rook) {
+        for from in self.pieces(us, PieceType::Rook) & origins {
             emit(from, attacks::rook(from, occ) & mask);
         }
     }
@@ -310,6 +300,7 @@ impl Position {
     fn promotions(
         &self,
         us: Color,
+        origins: Bitboard,
         target: Bitboard,
         pinned: Bitboard,
         ksq: Option<Square>,
@@ -319,11 +310,7 @@ impl Position {
             return;
         }
         let pawns = self.pieces(us, PieceType::Pawn);
-        let eligible = if pawns.more_than_one() {
-            pawns & promotion_zone(us)
-        } else {
-            pawns
-        };
+        let eligible = origins & if pawns.more_than_one() { pawns & promotion_zone(us) } else { pawns };
         if eligible.is_empty() {
             return;
         }
@@ -334,10 +321,7 @@ impl Position {
         let forbidden = met_attack_set(self.pieces_of_color(them));
         let their_king = self.king_square(them);
         let discoverers = match their_king {
-            Some(tk) => {
-                self.slider_blockers(self.pieces(us, PieceType::Rook), tk)
-                    & self.pieces_of_color(us)
-            }
+            Some(tk) => self.slider_blockers(self.pieces(us, PieceType::Rook), tk) & self.pieces_of_color(us),
             None => Bitboard::EMPTY,
         };
         for from in eligible {
@@ -354,11 +338,7 @@ impl Position {
                 to &= attacks::line(tk, from);
             }
             if to.any() {
-                f(MoveSet {
-                    kind: SetKind::Promotion,
-                    from,
-                    to,
-                });
+                f(MoveSet { kind: SetKind::Promotion, from, to });
             }
         }
     }
@@ -392,26 +372,30 @@ impl Position {
     }
 
     /// Whether `m` is legal here (used to re-check moves from the transposition table and
-    /// from the user). Only the sets that could contain `m` are generated.
+    /// from the user). Only the moves that could be `m` are generated.
     pub fn is_legal(&self, m: Move) -> bool {
         if !m.is_some() {
             return false;
         }
         let mut found = false;
-        let kind = if m.is_drop() {
-            GenType::Quiet
-        } else if m.is_promotion() || self.piece_on(m.to()).is_some() {
-            GenType::Noisy
-        } else {
-            GenType::Quiet
-        };
-        self.generate_sets(kind, &mut |set| {
-            let matches = match set.kind {
-                SetKind::Drop(pt) => m.is_drop() && m.drop_piece() == pt,
-                SetKind::Promotion => m.is_promotion() && m.from() == set.from,
-                SetKind::Normal => !m.is_drop() && !m.is_promotion() && m.from() == set.from,
-            };
-            found |= matches && set.to.has(m.to());
+        if m.is_drop() {
+            if self.hand_count(self.side_to_move(), m.drop_piece()) == 0 {
+                return false;
+            }
+            self.generate_filtered(GenType::Quiet, Bitboard::EMPTY, true, &mut |set| {
+                found |= set.kind == SetKind::Drop(m.drop_piece()) && set.to.has(m.to());
+            });
+            return found;
+        }
+        let from = m.from();
+        match self.piece_on(from) {
+            Some(p) if p.color() == self.side_to_move() => {}
+            _ => return false,
+        }
+        let kind = if m.is_promotion() || self.piece_on(m.to()).is_some() { GenType::Noisy } else { GenType::Quiet };
+        let want = if m.is_promotion() { SetKind::Promotion } else { SetKind::Normal };
+        self.generate_filtered(kind, Bitboard::from_square(from), false, &mut |set| {
+            found |= set.kind == want && set.to.has(m.to());
         });
         found
     }
@@ -429,9 +413,7 @@ impl Position {
         match m.kind() {
             // A promotion that gives check is illegal, so a legal one never does.
             super::types::MoveKind::Promotion => false,
-            super::types::MoveKind::Drop => {
-                attacks::piece(m.drop_piece(), us, to, occ | to).has(tk)
-            }
+            super::types::MoveKind::Drop => attacks::piece(m.drop_piece(), us, to, occ | to).has(tk),
             super::types::MoveKind::Normal => {
                 let from = m.from();
                 let Some(p) = self.piece_on(from) else {
@@ -439,9 +421,8 @@ impl Position {
                 };
                 let after = (occ - Bitboard::from_square(from)) | to;
                 attacks::piece(p.kind(), us, to, after).has(tk)
-                    || (attacks::rook(tk, after)
-                        & (self.pieces(us, PieceType::Rook) - Bitboard::from_square(from)))
-                    .any()
+                    || (attacks::rook(tk, after) & (self.pieces(us, PieceType::Rook) - Bitboard::from_square(from)))
+                        .any()
             }
         }
     }

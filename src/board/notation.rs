@@ -37,11 +37,7 @@ pub fn parse_uci_syntax(s: &str) -> Option<Move> {
     if b.len() == 4 || (b.len() == 5 && (b[4] == b'f' || b[4] == b'F')) {
         let from = Square::parse(&s[0..2])?;
         let to = Square::parse(&s[2..4])?;
-        return Some(if b.len() == 5 {
-            Move::promotion(from, to)
-        } else {
-            Move::normal(from, to)
-        });
+        return Some(if b.len() == 5 { Move::promotion(from, to) } else { Move::normal(from, to) });
     }
     None
 }
@@ -50,10 +46,6 @@ impl Position {
     /// Parses a UCI move and checks that it is legal here.
     pub fn parse_uci_move(&self, s: &str) -> Result<Move, MoveError> {
         let m = parse_uci_syntax(s).ok_or_else(|| MoveError::Syntax(s.to_string()))?;
-        if self.is_legal(m) {
-            Ok(m)
-        } else {
-            Err(MoveError::Illegal(s.to_string()))
-        }
+        if self.is_legal(m) { Ok(m) } else { Err(MoveError::Illegal(s.to_string())) }
     }
 }

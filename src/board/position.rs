@@ -282,10 +282,7 @@ impl Position {
     pub fn pinned(&self) -> Bitboard {
         let us = self.stm;
         match self.king_square(us) {
-            Some(k) => {
-                self.slider_blockers(self.pieces(!us, PieceType::Rook), k)
-                    & self.by_color[us.index()]
-            }
+            Some(k) => self.slider_blockers(self.pieces(!us, PieceType::Rook), k) & self.by_color[us.index()],
             None => Bitboard::EMPTY,
         }
     }
@@ -479,11 +476,7 @@ impl Position {
             rule50: prev.rule50 + 1,
             plies_from_null: 0,
             counting_limit: prev.counting_limit,
-            counting_ply: if prev.counting_limit != 0 {
-                prev.counting_ply + 1
-            } else {
-                0
-            },
+            counting_ply: if prev.counting_limit != 0 { prev.counting_ply + 1 } else { 0 },
             checkers: Bitboard::EMPTY,
             captured: None,
             last_move: Move::NULL,
@@ -520,29 +513,13 @@ impl Position {
                 by_color[p.color().index()] |= sq;
             }
         }
-        assert_eq!(
-            by_type, self.by_type,
-            "type bitboards disagree with the mailbox"
-        );
-        assert_eq!(
-            by_color, self.by_color,
-            "colour bitboards disagree with the mailbox"
-        );
-        assert!(
-            (self.by_color[0] & self.by_color[1]).is_empty(),
-            "a square holds two colours"
-        );
+        assert_eq!(by_type, self.by_type, "type bitboards disagree with the mailbox");
+        assert_eq!(by_color, self.by_color, "colour bitboards disagree with the mailbox");
+        assert!((self.by_color[0] & self.by_color[1]).is_empty(), "a square holds two colours");
         for c in Color::ALL {
-            assert!(
-                !self.pieces(c, PieceType::King).more_than_one(),
-                "two {c:?} kings"
-            );
+            assert!(!self.pieces(c, PieceType::King).more_than_one(), "two {c:?} kings");
         }
-        assert_eq!(
-            self.key(),
-            self.compute_key(),
-            "incremental key differs from recompute"
-        );
+        assert_eq!(self.key(), self.compute_key(), "incremental key differs from recompute");
         assert_eq!(self.checkers(), self.compute_checkers(), "stale checkers");
     }
 }

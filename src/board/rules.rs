@@ -47,12 +47,8 @@ impl Outcome {
     pub fn result_str(self) -> &'static str {
         match self {
             Outcome::Ongoing => "*",
-            Outcome::Checkmate {
-                winner: Color::White,
-            } => "1-0",
-            Outcome::Checkmate {
-                winner: Color::Black,
-            } => "0-1",
+            Outcome::Checkmate { winner: Color::White } => "1-0",
+            Outcome::Checkmate { winner: Color::Black } => "0-1",
             Outcome::Draw(_) => "1/2-1/2",
         }
     }
@@ -116,10 +112,7 @@ impl Position {
 
     /// Whether `c` cannot possibly mate (pyffish's `has_insufficient_material` for one side).
     pub fn has_insufficient_material(&self, c: Color) -> bool {
-        if self.hand_total(c) > 0
-            || self.pieces(c, PieceType::Rook).any()
-            || self.pieces(c, PieceType::Khon).any()
-        {
+        if self.hand_total(c) > 0 || self.pieces(c, PieceType::Rook).any() || self.pieces(c, PieceType::Khon).any() {
             return false;
         }
         let non_king = self.occupied() - self.pieces_of_type(PieceType::King);
@@ -128,9 +121,7 @@ impl Position {
         let ours = self.pieces_of_color(c);
         // Mets are colour-bound: harmless while all of them share one square colour and
         // nothing else stands on the board.
-        if (mets & ours).any()
-            && (((mets & Bitboard::DARK).any() && (mets - Bitboard::DARK).any()) || unbound.any())
-        {
+        if (mets & ours).any() && (((mets & Bitboard::DARK).any() && (mets - Bitboard::DARK).any()) || unbound.any()) {
             return false;
         }
         // A knight or pawn cannot mate alone, but can with any other piece on the board.
@@ -152,11 +143,7 @@ impl Position {
     pub fn is_promotion_stalemate(&self) -> bool {
         let us = self.side_to_move();
         let ours = self.pieces_of_color(us);
-        if self.in_check()
-            || ours.count() != 2
-            || !self.pieces(us, PieceType::Pawn).any()
-            || self.hand_total(us) > 0
-        {
+        if self.in_check() || ours.count() != 2 || !self.pieces(us, PieceType::Pawn).any() || self.hand_total(us) > 0 {
             return false;
         }
         let moves = self.legal_moves();
@@ -167,9 +154,7 @@ impl Position {
     pub fn outcome(&self) -> Outcome {
         if !self.has_legal_move() {
             return if self.in_check() {
-                Outcome::Checkmate {
-                    winner: !self.side_to_move(),
-                }
+                Outcome::Checkmate { winner: !self.side_to_move() }
             } else {
                 Outcome::Draw(DrawReason::Stalemate)
             };
@@ -186,9 +171,7 @@ impl Position {
         if self.is_promotion_stalemate() {
             return Outcome::Draw(DrawReason::PromotionStalemate);
         }
-        if self.has_insufficient_material(Color::White)
-            && self.has_insufficient_material(Color::Black)
-        {
+        if self.has_insufficient_material(Color::White) && self.has_insufficient_material(Color::Black) {
             return Outcome::Draw(DrawReason::InsufficientMaterial);
         }
         Outcome::Ongoing

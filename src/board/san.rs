@@ -59,9 +59,7 @@ impl Position {
                 s.push_str("=F");
             }
             MoveKind::Normal => {
-                let pt = self
-                    .piece_on(m.from())
-                    .map_or(PieceType::Pawn, |p| p.kind());
+                let pt = self.piece_on(m.from()).map_or(PieceType::Pawn, |p| p.kind());
                 let capture = self.piece_on(m.to()).is_some();
                 if pt == PieceType::Pawn {
                     // A pawn's capture names its file; two pawns never capture onto the
@@ -140,9 +138,7 @@ impl Position {
         if let Some(at) = s.find('@') {
             let pt = match &s[..at] {
                 "" => PieceType::Pawn,
-                l if l.len() == 1 => {
-                    PieceType::from_letter(l.chars().next().unwrap_or('?')).ok_or_else(syntax)?
-                }
+                l if l.len() == 1 => PieceType::from_letter(l.chars().next().unwrap_or('?')).ok_or_else(syntax)?,
                 _ => return Err(syntax()),
             };
             let to = Square::parse(&s[at + 1..]).ok_or_else(syntax)?;
@@ -171,11 +167,7 @@ impl Position {
     }
 
     fn legal_or(&self, m: Move, text: &str) -> Result<Move, SanError> {
-        if self.is_legal(m) {
-            Ok(m)
-        } else {
-            Err(SanError::Illegal(text.to_string()))
-        }
+        if self.is_legal(m) { Ok(m) } else { Err(SanError::Illegal(text.to_string())) }
     }
 
     /// `[piece][file][rank][x|-]square` for a board move that is not a promotion.
@@ -189,16 +181,9 @@ impl Position {
             }
             _ => PieceType::Pawn,
         };
-        let to = Square::parse(
-            rest.get(rest.len().saturating_sub(2)..)
-                .ok_or_else(syntax)?,
-        )
-        .ok_or_else(syntax)?;
+        let to = Square::parse(rest.get(rest.len().saturating_sub(2)..).ok_or_else(syntax)?).ok_or_else(syntax)?;
         let mut origin = &rest[..rest.len() - 2];
-        origin = origin
-            .strip_suffix('x')
-            .or_else(|| origin.strip_suffix('-'))
-            .unwrap_or(origin);
+        origin = origin.strip_suffix('x').or_else(|| origin.strip_suffix('-')).unwrap_or(origin);
         let (mut file, mut rank) = (None, None);
         for c in origin.chars() {
             match c {
@@ -247,10 +232,7 @@ mod tests {
         assert_eq!(san_of(three, "f3d4"), "Nfd4");
         assert_eq!(san_of(three, "b5d4"), "N5d4");
         // The twin on e2 is pinned, so it does not make c2d4 ambiguous.
-        assert_eq!(
-            san_of("4k3/4r3/8/8/8/8/2N1N3/4K3[] w - - 0 40", "c2d4"),
-            "Nd4"
-        );
+        assert_eq!(san_of("4k3/4r3/8/8/8/8/2N1N3/4K3[] w - - 0 40", "c2d4"), "Nd4");
         let mets = "4k3/8/8/8/8/8/1FFF4/4K3[] w - - 0 40";
         assert_eq!(san_of(mets, "b2c1"), "Fbc1");
         assert_eq!(san_of(mets, "b2a1"), "Fa1");
@@ -269,9 +251,6 @@ mod tests {
         assert!(matches!(pos.parse_san("Zz9"), Err(SanError::Syntax(_))));
         assert!(matches!(pos.parse_san(""), Err(SanError::Syntax(_))));
         let start = Position::startpos();
-        assert_eq!(
-            start.parse_san("r@a1"),
-            Ok(start.parse_uci_move("R@a1").unwrap())
-        );
+        assert_eq!(start.parse_san("r@a1"), Ok(start.parse_uci_move("R@a1").unwrap()));
     }
 }

@@ -70,9 +70,9 @@ macro_rules! squares {
 }
 
 squares!(
-    A1, B1, C1, D1, E1, F1, G1, H1, A2, B2, C2, D2, E2, F2, G2, H2, A3, B3, C3, D3, E3, F3, G3, H3,
-    A4, B4, C4, D4, E4, F4, G4, H4, A5, B5, C5, D5, E5, F5, G5, H5, A6, B6, C6, D6, E6, F6, G6, H6,
-    A7, B7, C7, D7, E7, F7, G7, H7, A8, B8, C8, D8, E8, F8, G8, H8,
+    A1, B1, C1, D1, E1, F1, G1, H1, A2, B2, C2, D2, E2, F2, G2, H2, A3, B3, C3, D3, E3, F3, G3, H3, A4, B4, C4, D4, E4,
+    F4, G4, H4, A5, B5, C5, D5, E5, F5, G5, H5, A6, B6, C6, D6, E6, F6, G6, H6, A7, B7, C7, D7, E7, F7, G7, H7, A8, B8,
+    C8, D8, E8, F8, G8, H8,
 );
 
 impl Square {
@@ -125,11 +125,7 @@ impl Square {
     pub const fn offset(self, df: i8, dr: i8) -> Option<Square> {
         let f = self.file() as i8 + df;
         let r = self.rank() as i8 + dr;
-        if f < 0 || f > 7 || r < 0 || r > 7 {
-            None
-        } else {
-            Some(Square::new(f as u8, r as u8))
-        }
+        if f < 0 || f > 7 || r < 0 || r > 7 { None } else { Some(Square::new(f as u8, r as u8)) }
     }
 
     /// Whether the square is dark (a1 is dark).
@@ -150,12 +146,7 @@ impl Square {
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}{}",
-            (b'a' + self.file()) as char,
-            (b'1' + self.rank()) as char
-        )
+        write!(f, "{}{}", (b'a' + self.file()) as char, (b'1' + self.rank()) as char)
     }
 }
 
@@ -179,24 +170,12 @@ pub enum PieceType {
 
 impl PieceType {
     /// Every piece type in index order.
-    pub const ALL: [PieceType; 6] = [
-        PieceType::Pawn,
-        PieceType::Knight,
-        PieceType::Khon,
-        PieceType::Met,
-        PieceType::Rook,
-        PieceType::King,
-    ];
+    pub const ALL: [PieceType; 6] =
+        [PieceType::Pawn, PieceType::Knight, PieceType::Khon, PieceType::Met, PieceType::Rook, PieceType::King];
 
     /// The order in which Fairy-Stockfish writes pieces in hand: K S F R N P.
-    pub const HAND_ORDER: [PieceType; 6] = [
-        PieceType::King,
-        PieceType::Khon,
-        PieceType::Met,
-        PieceType::Rook,
-        PieceType::Knight,
-        PieceType::Pawn,
-    ];
+    pub const HAND_ORDER: [PieceType; 6] =
+        [PieceType::King, PieceType::Khon, PieceType::Met, PieceType::Rook, PieceType::Knight, PieceType::Pawn];
 
     /// The type with this index; out-of-range indices clamp to King so it never panics.
     #[inline(always)]
@@ -275,11 +254,7 @@ impl Piece {
     /// The piece's colour.
     #[inline(always)]
     pub const fn color(self) -> Color {
-        if (self as u8) < 6 {
-            Color::White
-        } else {
-            Color::Black
-        }
+        if (self as u8) < 6 { Color::White } else { Color::Black }
     }
 
     /// The piece's type.
@@ -306,11 +281,7 @@ impl Piece {
     /// The piece named by a FEN letter (case gives the colour).
     pub fn from_letter(c: char) -> Option<Piece> {
         let pt = PieceType::from_letter(c)?;
-        let color = if c.is_ascii_uppercase() {
-            Color::White
-        } else {
-            Color::Black
-        };
+        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
         Some(Piece::new(color, pt))
     }
 }
@@ -459,17 +430,11 @@ mod tests {
                 let m = Move::normal(from, to);
                 assert_eq!((m.from(), m.to(), m.kind()), (from, to, MoveKind::Normal));
                 let p = Move::promotion(from, to);
-                assert_eq!(
-                    (p.from(), p.to(), p.kind()),
-                    (from, to, MoveKind::Promotion)
-                );
+                assert_eq!((p.from(), p.to(), p.kind()), (from, to, MoveKind::Promotion));
             }
             for pt in PieceType::ALL {
                 let d = Move::drop(pt, from);
-                assert_eq!(
-                    (d.drop_piece(), d.to(), d.kind()),
-                    (pt, from, MoveKind::Drop)
-                );
+                assert_eq!((d.drop_piece(), d.to(), d.kind()), (pt, from, MoveKind::Drop));
                 assert!(d.is_some());
             }
         }

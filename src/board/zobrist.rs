@@ -21,11 +21,7 @@ struct Keys {
 }
 
 const fn build() -> Keys {
-    let mut keys = Keys {
-        piece_square: [[0; 64]; 12],
-        hand: [[[0; MAX_IN_HAND + 1]; 6]; 2],
-        side: 0,
-    };
+    let mut keys = Keys { piece_square: [[0; 64]; 12], hand: [[[0; MAX_IN_HAND + 1]; 6]; 2], side: 0 };
     let mut state = 0x5177_0E5E_ED00_0001u64;
     let mut p = 0;
     while p < 12 {

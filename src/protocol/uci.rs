@@ -1,8 +1,10 @@
 //! The UCI loop (minimal for now: uci, isready, position, go perft, d, quit).
 
 use crate::board::{Color, Position, Square};
+use crate::search::{Control, Limits, Score, Searcher};
 use crate::tools::perft;
 use std::io::{self, BufRead, Write};
+use std::time::Duration;
 
 /// Engine name and author as sent in `id`.
 pub const ENGINE_NAME: &str = concat!("Sitke ", env!("CARGO_PKG_VERSION"));
@@ -17,38 +19,26 @@ pub fn diagram(pos: &Position) -> String {
         let pocket = &board_fen[board_fen.find('[').unwrap_or(0)..];
         pocket
             .chars()
-            .filter(|ch| {
-                ch.is_ascii_alphabetic() && (ch.is_ascii_uppercase() == (c == Color::White))
-            })
+            .filter(|ch| ch.is_ascii_alphabetic() && (ch.is_ascii_uppercase() == (c == Color::White)))
             .collect()
     };
     out.push_str("\n +---+---+---+---+---+---+---+---+\n");
     for rank in (0..8).rev() {
         out.push_str(" |");
         for file in 0..8 {
-            let c = pos
-                .piece_on(Square::new(file, rank))
-                .map_or(' ', |p| p.letter());
+            let c = pos.piece_on(Square::new(file, rank)).map_or(' ', |p| p.letter());
             out.push_str(&format!(" {c} |"));
         }
         if rank == 7 {
             out.push_str(&format!("   [{}]", hand(Color::Black)));
         }
         if rank == 0 {
-            let mark = if pos.side_to_move() == Color::White {
-                " *"
-            } else {
-                ""
-            };
+            let mark = if pos.side_to_move() == Color::White { " *" } else { "" };
             out.push_str(&format!("{mark} [{}]", hand(Color::White)));
         }
         out.push_str("\n +---+---+---+---+---+---+---+---+\n");
     }
-    out.push_str(&format!(
-        "\nFen: {}\nKey: {:016X}\nCheckers: ",
-        pos.fen(),
-        pos.key()
-    ));
+    out.push_str(&format!("\nFen: {}\nKey: {:016X}\nCheckers: ", pos.fen(), pos.key()));
     for sq in pos.checkers() {
         out.push_str(&format!("{sq} "));
     }
@@ -59,14 +49,10 @@ pub fn diagram(pos: &Position) -> String {
 /// Sets up `position startpos|fen <fen> [moves ...]`; on an error the position keeps the
 /// moves that applied, and the returned message names the problem.
 pub fn parse_position(args: &[&str], pos: &mut Position) -> Result<(), String> {
-    let moves_at = args
-        .iter()
-        .position(|&a| a == "moves")
-        .unwrap_or(args.len());
+    let moves_at = args.iter().position(|&a| a == "moves").unwrap_or(args.len());
     let mut next = match args.first() {
         Some(&"startpos") => Position::startpos(),
-        Some(&"fen") => Position::from_fen(&args[1..moves_at].join(" "))
-            .map_err(|e| format!("invalid FEN: {e}"))?,
+        Some(&"fen") => Position::from_fen(&args[1..moves_at].join(" ")).map_err(|e| format!("invalid FEN: {e}"))?,
         _ => return Err("position: expected 'startpos' or 'fen'".to_string()),
     };
     for (i, text) in args.iter().skip(moves_at + 1).enumerate() {
@@ -74,10 +60,7 @@ pub fn parse_position(args: &[&str], pos: &mut Position) -> Result<(), String> {
             Ok(m) => next.do_move(m),
             Err(e) => {
                 *pos = next;
-                return Err(format!(
-                    "{e} (move {} of the list); position kept after the last legal move",
-                    i + 1
-                ));
+                return Err(format!("{e} (move {} of the list); position kept after the last legal move", i + 1));
             }
         }
     }
@@ -90,6 +73,7 @@ pub fn run() {
     let stdin = io::stdin();
     let mut out = io::stdout().lock();
     let mut pos = Position::startpos();
+    let mut searcher = Searcher::new(16, 1);
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
         log::debug!("<< {line}");
@@ -105,12 +89,37 @@ pub fn run() {
                 Err(e) => format!("info string {e}\n"),
             },
             Some("d") => diagram(&pos),
+            Some("ucinewgame") => {
+                searcher.clear();
+                String::new()
+            }
+            Some("go") if tokens.get(1) != Some(&"perft") => {
+                let limits = parse_go(&tokens[1..]);
+                let control = Control::new();
+                let mut lines = String::new();
+                let result = searcher.search(&pos, &limits, &control, &mut |info| {
+                    let score = match Score::from_value(info.value) {
+                        Score::Cp(c) => format!("cp {c}"),
+                        Score::Mate(m) => format!("mate {m}"),
+                    };
+                    let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+                    let line = format!(
+                        "info depth {} seldepth {} multipv {} score {score} nodes {} time {} pv {}\n",
+                        info.depth,
+                        info.seldepth,
+                        info.multipv,
+                        info.nodes,
+                        info.time.as_millis(),
+                        pv.join(" ")
+                    );
+                    let _ = std::io::stdout().write_all(line.as_bytes());
+                    let _ = std::io::stdout().flush();
+                    lines.push_str(&line);
+                });
+                format!("bestmove {}\n", result.best)
+            }
             Some("go") if tokens.get(1) == Some(&"perft") => {
-                let depth = tokens
-                    .get(2)
-                    .and_then(|d| d.parse::<u32>().ok())
-                    .unwrap_or(1)
-                    .min(20);
+                let depth = tokens.get(2).and_then(|d| d.parse::<u32>().ok()).unwrap_or(1).min(20);
                 let results = perft::divide_parallel(&pos, depth, 1);
                 let mut s = String::new();
                 let mut total = 0;
@@ -130,4 +139,27 @@ pub fn run() {
             let _ = out.flush();
         }
     }
+}
+
+/// Parses the arguments of `go` into search limits.
+pub fn parse_go(args: &[&str]) -> Limits {
+    let mut l = Limits::default();
+    let mut it = args.iter();
+    while let Some(&a) = it.next() {
+        let mut num = || it.next().and_then(|v| v.parse::<i64>().ok()).unwrap_or(0).max(0) as u64;
+        match a {
+            "wtime" => l.wtime = Some(Duration::from_millis(num())),
+            "btime" => l.btime = Some(Duration::from_millis(num())),
+            "winc" => l.winc = Some(Duration::from_millis(num())),
+            "binc" => l.binc = Some(Duration::from_millis(num())),
+            "movestogo" => l.movestogo = Some(num() as u32),
+            "movetime" => l.movetime = Some(Duration::from_millis(num())),
+            "depth" => l.depth = Some(num() as u32),
+            "nodes" => l.nodes = Some(num()),
+            "mate" => l.mate = Some(num() as u32),
+            "infinite" => l.infinite = true,
+            _ => {}
+        }
+    }
+    l
 }

@@ -1,4 +1,5 @@
-//! Command-line tools built on the engine: perft, and the engine-vs-engine match runner.
+//! Command-line tools built on the engine: perft, bench, and the engine-vs-engine match runner.
 
+pub mod bench;
 pub mod r#match;
 pub mod perft;

@@ -45,10 +45,7 @@ pub fn divide_parallel(pos: &Position, depth: u32, threads: usize) -> Vec<(Move,
         return Vec::new();
     }
     let moves: Vec<Move> = pos.legal_moves().to_vec();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.max(1))
-        .build()
-        .expect("thread pool");
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.max(1)).build().expect("thread pool");
     pool.install(|| {
         moves
             .par_iter()
@@ -68,10 +65,7 @@ pub fn perft_threads(pos: &Position, depth: u32, threads: usize) -> u64 {
     if threads <= 1 {
         perft(&mut pos.clone(), depth)
     } else {
-        divide_parallel(pos, depth, threads)
-            .iter()
-            .map(|(_, n)| n)
-            .sum()
+        divide_parallel(pos, depth, threads).iter().map(|(_, n)| n).sum()
     }
 }
 

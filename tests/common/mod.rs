@@ -62,10 +62,7 @@ pub fn scratch(name: &str) -> PathBuf {
 /// The misbehaving test engine, as `-engine` settings.
 pub fn misbehaving(mode: &str, at: u32, extra: &str) -> String {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/misbehave.py");
-    format!(
-        "cmd=python3 arg={} arg=--mode arg={mode} arg=--at arg={at} {extra}",
-        script.display()
-    )
+    format!("cmd=python3 arg={} arg=--mode arg={mode} arg=--at arg={at} {extra}", script.display())
 }
 
 /// A game as the `Finished game` line reported it.
@@ -107,10 +104,7 @@ pub fn finished_games(stdout: &str) -> BTreeMap<u64, Finished> {
 
 /// The final `Score of A vs B: W - L - D  [s] N` line's W, L, D.
 pub fn final_score(stdout: &str) -> (u64, u64, u64) {
-    let line = stdout
-        .lines()
-        .rfind(|l| l.starts_with("Score of "))
-        .expect("a Score line");
+    let line = stdout.lines().rfind(|l| l.starts_with("Score of ")).expect("a Score line");
     let counts = line.split(": ").nth(1).expect("counts");
     let n: Vec<u64> = counts
         .split("  [")
@@ -142,11 +136,7 @@ pub fn verify_with_pyffish(pgn_path: &Path, stdout: &str) -> BTreeMap<String, us
     let finished = finished_games(stdout);
     let text = std::fs::read_to_string(pgn_path).expect("the PGN file");
     let games = pgn::read_games(&text);
-    assert_eq!(
-        games.len(),
-        finished.len(),
-        "one PGN game per finished game\n{stdout}"
-    );
+    assert_eq!(games.len(), finished.len(), "one PGN game per finished game\n{stdout}");
     let mut requests = String::new();
     for g in &games {
         let number: u64 = g.tag("Round").expect("Round").parse().expect("a number");
@@ -157,31 +147,14 @@ pub fn verify_with_pyffish(pgn_path: &Path, stdout: &str) -> BTreeMap<String, us
         assert_eq!(g.result.as_deref(), Some(f.result.as_str()));
         assert_eq!(g.tag("Variant"), Some("Sittuyin"));
         assert_eq!(g.tag("SetUp").is_some(), g.tag("FEN").is_some());
-        for t in [
-            "Event",
-            "Site",
-            "Date",
-            "TimeControl",
-            "Termination",
-            "PlyCount",
-        ] {
+        for t in ["Event", "Site", "Date", "TimeControl", "Termination", "PlyCount"] {
             assert!(g.tag(t).is_some(), "game {number} lacks the {t} tag");
         }
-        let (start, moves) = g
-            .replay()
-            .unwrap_or_else(|e| panic!("game {number}: the PGN does not replay: {e}"));
+        let (start, moves) = g.replay().unwrap_or_else(|e| panic!("game {number}: the PGN does not replay: {e}"));
         assert_eq!(g.tag("PlyCount"), Some(moves.len().to_string().as_str()));
         let normal = g.tag("Termination") == Some("normal");
-        assert_eq!(
-            normal,
-            kind(&f.description) != "unfinished",
-            "game {number}"
-        );
-        let fen = if g.tag("FEN").is_some() {
-            start.fen()
-        } else {
-            Position::startpos().fen()
-        };
+        assert_eq!(normal, kind(&f.description) != "unfinished", "game {number}");
+        let fen = if g.tag("FEN").is_some() { start.fen() } else { Position::startpos().fen() };
         let uci: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
         requests.push_str(&format!(
             "{number}\t{fen}\t{}\t{}\t{}\t{}\n",
@@ -198,24 +171,12 @@ pub fn verify_with_pyffish(pgn_path: &Path, stdout: &str) -> BTreeMap<String, us
         .stdout(Stdio::piped())
         .spawn()
         .expect("python3 runs (install python3 and `pip install pyffish`)");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(requests.as_bytes())
-        .expect("requests written");
+    child.stdin.take().expect("stdin").write_all(requests.as_bytes()).expect("requests written");
     let out = child.wait_with_output().expect("check_games.py output");
-    assert!(
-        out.status.success(),
-        "check_games.py failed: is pyffish installed?"
-    );
+    assert!(out.status.success(), "check_games.py failed: is pyffish installed?");
     let answers = String::from_utf8_lossy(&out.stdout).into_owned();
     let failures: Vec<&str> = answers.lines().filter(|l| l.contains(" FAIL ")).collect();
-    assert!(
-        failures.is_empty(),
-        "pyffish disagrees:\n{}",
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "pyffish disagrees:\n{}", failures.join("\n"));
     assert_eq!(answers.lines().count(), games.len(), "{answers}");
     let mut kinds = BTreeMap::new();
     for line in answers.lines() {

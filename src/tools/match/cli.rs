@@ -148,14 +148,11 @@ impl MatchConfig {
 
 /// Splits `key=value`.
 fn key_value(token: &str) -> Result<(&str, &str), String> {
-    token
-        .split_once('=')
-        .ok_or_else(|| format!("expected key=value, got '{token}'"))
+    token.split_once('=').ok_or_else(|| format!("expected key=value, got '{token}'"))
 }
 
 fn number<T: std::str::FromStr>(what: &str, s: &str) -> Result<T, String> {
-    s.parse::<T>()
-        .map_err(|_| format!("{what}: '{s}' is not a valid number"))
+    s.parse::<T>().map_err(|_| format!("{what}: '{s}' is not a valid number"))
 }
 
 fn boolean(what: &str, s: &str) -> Result<bool, String> {
@@ -169,9 +166,7 @@ fn boolean(what: &str, s: &str) -> Result<bool, String> {
 fn seconds(what: &str, s: &str) -> Result<Duration, String> {
     let v: f64 = number(what, s)?;
     if !(v.is_finite() && v > 0.0) {
-        return Err(format!(
-            "{what}: '{s}' must be a positive number of seconds"
-        ));
+        return Err(format!("{what}: '{s}' must be a positive number of seconds"));
     }
     Ok(Duration::from_secs_f64(v))
 }
@@ -229,9 +224,7 @@ fn engine_from(each: &EngineArgs, own: &EngineArgs, index: usize) -> Result<Engi
             _ => {
                 if let Some(name) = key.strip_prefix("option.") {
                     if name.eq_ignore_ascii_case("UCI_Variant") {
-                        return Err(
-                            "option.UCI_Variant: the variant is set with -variant".to_string()
-                        );
+                        return Err("option.UCI_Variant: the variant is set with -variant".to_string());
                     }
                     // A later setting of the same option replaces the earlier one.
                     e.options.retain(|(n, _)| n != name);
@@ -250,16 +243,11 @@ fn engine_from(each: &EngineArgs, own: &EngineArgs, index: usize) -> Result<Engi
         return Err(format!("engine {}: cmd= is missing", index + 1));
     }
     if e.name.is_empty() {
-        e.name = std::path::Path::new(&e.cmd)
-            .file_name()
-            .map_or(e.cmd.clone(), |f| f.to_string_lossy().into_owned());
+        e.name = std::path::Path::new(&e.cmd).file_name().map_or(e.cmd.clone(), |f| f.to_string_lossy().into_owned());
     }
     let untimed = matches!(e.tc, None | Some(TimeControl::Infinite));
     if untimed && e.movetime.is_none() && e.nodes.is_none() && e.depth.is_none() {
-        return Err(format!(
-            "engine '{}' has no limit: give it tc=, st=, nodes= or depth= (or use -each)",
-            e.name
-        ));
+        return Err(format!("engine '{}' has no limit: give it tc=, st=, nodes= or depth= (or use -each)", e.name));
     }
     Ok(e)
 }
@@ -287,9 +275,7 @@ fn parse_openings(tokens: &[String]) -> Result<OpeningSource, String> {
                     "random" => true,
                     "sequential" => false,
                     _ => {
-                        return Err(format!(
-                            "-openings order={v}: expected random or sequential"
-                        ));
+                        return Err(format!("-openings order={v}: expected random or sequential"));
                     }
                 }
             }
@@ -306,39 +292,23 @@ fn parse_openings(tokens: &[String]) -> Result<OpeningSource, String> {
     }
     match (random, path) {
         (true, Some(_)) => Err("-openings: 'random' and file= exclude each other".to_string()),
-        (true, None) => Ok(OpeningSource::Random {
-            plies: plies.unwrap_or(8),
-        }),
+        (true, None) => Ok(OpeningSource::Random { plies: plies.unwrap_or(8) }),
         (false, None) => Err("-openings needs file=FILE (or 'random plies=K')".to_string()),
         (false, Some(path)) => {
             let format = format.unwrap_or_else(|| {
-                if path
-                    .extension()
-                    .is_some_and(|e| e.eq_ignore_ascii_case("pgn"))
-                {
+                if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("pgn")) {
                     OpeningFormat::Pgn
                 } else {
                     OpeningFormat::Epd
                 }
             });
-            Ok(OpeningSource::File {
-                path,
-                format,
-                random_order,
-                plies,
-                start,
-            })
+            Ok(OpeningSource::File { path, format, random_order, plies, start })
         }
     }
 }
 
 fn parse_sprt(tokens: &[String]) -> Result<Sprt, String> {
-    let mut s = Sprt {
-        elo0: f64::NAN,
-        elo1: f64::NAN,
-        alpha: 0.05,
-        beta: 0.05,
-    };
+    let mut s = Sprt { elo0: f64::NAN, elo1: f64::NAN, alpha: 0.05, beta: 0.05 };
     for t in tokens {
         let (k, v) = key_value(t)?;
         match k {
@@ -360,11 +330,7 @@ fn parse_sprt(tokens: &[String]) -> Result<Sprt, String> {
 }
 
 fn parse_resign(tokens: &[String]) -> Result<ResignRule, String> {
-    let mut r = ResignRule {
-        movecount: 0,
-        score: 0,
-        twosided: true,
-    };
+    let mut r = ResignRule { movecount: 0, score: 0, twosided: true };
     for t in tokens {
         let (k, v) = key_value(t)?;
         match k {
@@ -381,11 +347,7 @@ fn parse_resign(tokens: &[String]) -> Result<ResignRule, String> {
 }
 
 fn parse_draw(tokens: &[String]) -> Result<DrawRule, String> {
-    let mut d = DrawRule {
-        movenumber: 0,
-        movecount: 0,
-        score: -1,
-    };
+    let mut d = DrawRule { movenumber: 0, movecount: 0, score: -1 };
     for t in tokens {
         let (k, v) = key_value(t)?;
         match k {
@@ -440,11 +402,7 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
             }
         };
         let none = || -> Result<(), String> {
-            if values.is_empty() {
-                Ok(())
-            } else {
-                Err(format!("{opt} takes no value, got '{}'", values.join(" ")))
-            }
+            if values.is_empty() { Ok(()) } else { Err(format!("{opt} takes no value, got '{}'", values.join(" "))) }
         };
         match opt {
             "-engine" | "-each" => {
@@ -525,10 +483,7 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
         i = j;
     }
     if engines.len() != 2 {
-        return Err(format!(
-            "sitke match plays two engines against each other; got {} -engine options",
-            engines.len()
-        ));
+        return Err(format!("sitke match plays two engines against each other; got {} -engine options", engines.len()));
     }
     for (k, e) in engines.iter().enumerate() {
         cfg.engines.push(engine_from(&each, e, k)?);
@@ -554,8 +509,7 @@ fn parse_pgnout(values: &[String]) -> Result<(PathBuf, bool), String> {
             None => return Err(format!("-pgnout: unexpected '{v}'")),
         }
     }
-    path.map(|p| (p, minimal))
-        .ok_or_else(|| "-pgnout needs a file name".to_string())
+    path.map(|p| (p, minimal)).ok_or_else(|| "-pgnout needs a file name".to_string())
 }
 
 #[cfg(test)]
@@ -589,10 +543,7 @@ mod tests {
         assert!(b.options.contains(&("Threads".into(), "1".into())));
         assert_eq!(a.tc, Some(TimeControl::parse("10+0.1").unwrap()));
         assert_eq!(b.timemargin, Duration::from_millis(50));
-        assert_eq!(
-            (cfg.total_games(), cfg.repeat, cfg.concurrency),
-            (200, true, 2)
-        );
+        assert_eq!((cfg.total_games(), cfg.repeat, cfg.concurrency), (200, true, 2));
         assert_eq!(
             cfg.openings,
             OpeningSource::File {
@@ -606,27 +557,15 @@ mod tests {
         assert_eq!(cfg.pgnout, Some(("out.pgn".into(), true)));
         let sprt = cfg.sprt.unwrap();
         assert_eq!((sprt.elo0, sprt.elo1, sprt.beta), (0.0, 5.0, 0.1));
-        assert_eq!(
-            cfg.resign,
-            Some(ResignRule {
-                movecount: 3,
-                score: 600,
-                twosided: false
-            })
-        );
+        assert_eq!(cfg.resign, Some(ResignRule { movecount: 3, score: 600, twosided: false }));
         assert_eq!(cfg.draw.map(|d| d.movenumber), Some(40));
-        assert_eq!(
-            (cfg.srand, cfg.rating_interval, cfg.maxmoves),
-            (Some(42), 20, Some(200))
-        );
+        assert_eq!((cfg.srand, cfg.rating_interval, cfg.maxmoves), (Some(42), 20, Some(200)));
     }
 
     #[test]
     fn fixed_limits_and_random_openings() {
-        let cfg = parse(&args(
-            "-engine cmd=a nodes=5000 -engine cmd=b depth=4 st=0.5 -openings random plies=12",
-        ))
-        .unwrap();
+        let cfg =
+            parse(&args("-engine cmd=a nodes=5000 -engine cmd=b depth=4 st=0.5 -openings random plies=12")).unwrap();
         assert_eq!(cfg.engines[0].nodes, Some(5000));
         assert_eq!(cfg.engines[1].depth, Some(4));
         assert_eq!(cfg.engines[1].movetime, Some(Duration::from_millis(500)));
@@ -638,49 +577,22 @@ mod tests {
     fn refuses_what_it_does_not_support_by_name() {
         for (line, needle) in [
             ("-engine cmd=a tc=1 -engine cmd=b tc=1 -tb /syzygy", "-tb"),
-            (
-                "-engine cmd=a tc=1 -engine cmd=b tc=1 -variant chess",
-                "sittuyin only",
-            ),
-            (
-                "-engine cmd=a tc=1 proto=xboard -engine cmd=b tc=1",
-                "only UCI",
-            ),
+            ("-engine cmd=a tc=1 -engine cmd=b tc=1 -variant chess", "sittuyin only"),
+            ("-engine cmd=a tc=1 proto=xboard -engine cmd=b tc=1", "only UCI"),
             ("-engine cmd=a tc=1 book=x.bin -engine cmd=b tc=1", "'book'"),
             ("-engine cmd=a tc=1 ponder -engine cmd=b tc=1", "'ponder'"),
             ("-engine cmd=a tc=1", "two engines"),
             ("-engine cmd=a -engine cmd=b tc=1", "no limit"),
             ("-engine cmd=a tc=inf -engine cmd=b tc=1", "no limit"),
             ("-engine name=x tc=1 -engine cmd=b tc=1", "cmd= is missing"),
-            (
-                "-engine cmd=a tc=1 -engine cmd=b tc=fast",
-                "invalid time control",
-            ),
-            (
-                "-engine cmd=a tc=1 -engine cmd=b tc=1 -sprt elo0=5 elo1=0",
-                "elo0 < elo1",
-            ),
-            (
-                "-engine cmd=a tc=1 -engine cmd=b tc=1 -sprt elo0=0 elo1=5 model=normalized",
-                "model",
-            ),
+            ("-engine cmd=a tc=1 -engine cmd=b tc=fast", "invalid time control"),
+            ("-engine cmd=a tc=1 -engine cmd=b tc=1 -sprt elo0=5 elo1=0", "elo0 < elo1"),
+            ("-engine cmd=a tc=1 -engine cmd=b tc=1 -sprt elo0=0 elo1=5 model=normalized", "model"),
             ("-engine cmd=a tc=1 -engine cmd=b tc=1 -repeat 4", "pairs"),
-            (
-                "-engine cmd=a tc=1 -engine cmd=b tc=1 -openings file=x policy=round",
-                "policy",
-            ),
-            (
-                "-engine cmd=a tc=1 -engine cmd=b tc=1 -pgnout x.pgn fi",
-                "fi",
-            ),
-            (
-                "-engine cmd=a tc=1 -engine cmd=b tc=1 -games",
-                "exactly one value",
-            ),
-            (
-                "stray -engine cmd=a tc=1 -engine cmd=b tc=1",
-                "unexpected argument",
-            ),
+            ("-engine cmd=a tc=1 -engine cmd=b tc=1 -openings file=x policy=round", "policy"),
+            ("-engine cmd=a tc=1 -engine cmd=b tc=1 -pgnout x.pgn fi", "fi"),
+            ("-engine cmd=a tc=1 -engine cmd=b tc=1 -games", "exactly one value"),
+            ("stray -engine cmd=a tc=1 -engine cmd=b tc=1", "unexpected argument"),
         ] {
             match parse(&args(line)) {
                 Ok(_) => panic!("'{line}' must be refused"),

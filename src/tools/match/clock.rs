@@ -33,11 +33,7 @@ fn parse_seconds(s: &str) -> Option<Duration> {
 /// Writes a duration in seconds the short way (`60`, `0.1`, `2.25`).
 fn fmt_seconds(d: Duration) -> String {
     let ms = d.as_millis();
-    if ms.is_multiple_of(1000) {
-        (ms / 1000).to_string()
-    } else {
-        format!("{}", ms as f64 / 1000.0)
-    }
+    if ms.is_multiple_of(1000) { (ms / 1000).to_string() } else { format!("{}", ms as f64 / 1000.0) }
 }
 
 impl TimeControl {
@@ -53,10 +49,7 @@ impl TimeControl {
             None => (0, s),
         };
         let (base, inc) = match rest.split_once('+') {
-            Some((b, i)) => (
-                parse_seconds(b).ok_or_else(bad)?,
-                parse_seconds(i).ok_or_else(bad)?,
-            ),
+            Some((b, i)) => (parse_seconds(b).ok_or_else(bad)?, parse_seconds(i).ok_or_else(bad)?),
             None => (parse_seconds(rest).ok_or_else(bad)?, Duration::ZERO),
         };
         if base.is_zero() && inc.is_zero() {
@@ -102,11 +95,7 @@ impl Clock {
             TimeControl::Infinite => 0,
             TimeControl::Timed { base, .. } => base.as_millis() as i64,
         };
-        Clock {
-            tc,
-            left_ms,
-            moves_in_period: 0,
-        }
+        Clock { tc, left_ms, moves_in_period: 0 }
     }
 
     /// Whether the clock runs at all.
@@ -137,8 +126,7 @@ impl Clock {
 
     /// How long the side may think before it forfeits, `None` without a clock.
     pub fn allowance(&self, margin: Duration) -> Option<Duration> {
-        self.is_timed()
-            .then(|| Duration::from_millis(self.left_ms()) + margin)
+        self.is_timed().then(|| Duration::from_millis(self.left_ms()) + margin)
     }
 
     /// Charges a move that took `elapsed`: false if that overran the time left by more
@@ -187,11 +175,7 @@ mod tests {
         }
         assert_eq!(
             TimeControl::parse("40/1:30+0.5"),
-            Ok(TimeControl::Timed {
-                moves: 40,
-                base: ms(90_000),
-                inc: ms(500)
-            })
+            Ok(TimeControl::Timed { moves: 40, base: ms(90_000), inc: ms(500) })
         );
         for bad in ["", "ten", "40/", "/60", "10+", "-5", "0", "0+0", "1:xx"] {
             assert!(TimeControl::parse(bad).is_err(), "'{bad}' must be refused");

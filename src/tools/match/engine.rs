@@ -137,9 +137,7 @@ impl Engine {
     /// Starts the engine, runs the UCI handshake, sets its options and the variant.
     pub fn start(config: &EngineConfig, variant: &str) -> Result<Engine, EngineError> {
         let mut cmd = Command::new(&config.cmd);
-        cmd.args(&config.args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped());
+        cmd.args(&config.args).stdin(Stdio::piped()).stdout(Stdio::piped());
         if let Some(dir) = &config.dir {
             cmd.current_dir(dir);
         }
@@ -149,12 +147,7 @@ impl Engine {
                     .create(true)
                     .append(true)
                     .open(path)
-                    .map_err(|e| {
-                        EngineError::Spawn(format!(
-                            "cannot open stderr file {}: {e}",
-                            path.display()
-                        ))
-                    })?;
+                    .map_err(|e| EngineError::Spawn(format!("cannot open stderr file {}: {e}", path.display())))?;
                 cmd.stderr(Stdio::from(file));
             }
             None => {
@@ -162,10 +155,7 @@ impl Engine {
             }
         }
         let mut child = cmd.spawn().map_err(|e| {
-            EngineError::Spawn(format!(
-                "cannot start engine '{}': command '{}': {e}",
-                config.name, config.cmd
-            ))
+            EngineError::Spawn(format!("cannot start engine '{}': command '{}': {e}", config.name, config.cmd))
         })?;
         let recent = Arc::new(Mutex::new(VecDeque::new()));
         let (tx, events) = channel();
@@ -196,15 +186,7 @@ impl Engine {
             });
         }
         let stdin = child.stdin.take().expect("stdin is piped");
-        let mut engine = Engine {
-            config: config.clone(),
-            child,
-            stdin,
-            events,
-            recent,
-            broken: false,
-            closed: false,
-        };
+        let mut engine = Engine { config: config.clone(), child, stdin, events, recent, broken: false, closed: false };
         engine.handshake(variant).inspect_err(|_| engine.kill())?;
         Ok(engine)
     }
@@ -332,12 +314,7 @@ impl Engine {
 
     /// Sets the position, waits until the engine is ready, then searches with `go_args`
     /// and waits for `bestmove` until `allowance` has passed since `go` was sent.
-    pub fn search(
-        &mut self,
-        position: &str,
-        go_args: &str,
-        allowance: Duration,
-    ) -> Result<Reply, SearchFailure> {
+    pub fn search(&mut self, position: &str, go_args: &str, allowance: Duration) -> Result<Reply, SearchFailure> {
         let disconnected = |e: EngineError| SearchFailure::Disconnected(e.to_string());
         self.send(position).map_err(disconnected)?;
         // Waiting for readyok first keeps the engine's setup work off its clock, as
@@ -370,9 +347,7 @@ impl Engine {
                     }
                 }
                 Err(true) => {
-                    return Err(SearchFailure::Disconnected(
-                        self.gone("disconnected while thinking"),
-                    ));
+                    return Err(SearchFailure::Disconnected(self.gone("disconnected while thinking")));
                 }
                 Err(false) => {
                     let elapsed = started.elapsed();
@@ -410,10 +385,7 @@ impl Engine {
 
     /// The last lines the engine printed, oldest first.
     pub fn recent_output(&self) -> Vec<String> {
-        self.recent
-            .lock()
-            .map(|r| r.iter().cloned().collect())
-            .unwrap_or_default()
+        self.recent.lock().map(|r| r.iter().cloned().collect()).unwrap_or_default()
     }
 
     /// "engine 'NAME' WHAT (exit status: N)", the status once the process has ended.
@@ -467,12 +439,7 @@ impl Drop for Engine {
 /// score.
 fn parse_info(line: &str) -> Option<(Score, Option<u32>)> {
     let words: Vec<&str> = line.split_whitespace().collect();
-    let value_of = |key: &str| {
-        words
-            .iter()
-            .position(|w| *w == key)
-            .and_then(|i| words.get(i + 1))
-    };
+    let value_of = |key: &str| words.iter().position(|w| *w == key).and_then(|i| words.get(i + 1));
     if value_of("multipv").is_some_and(|m| *m != "1") {
         return None;
     }
@@ -496,10 +463,7 @@ mod tests {
             parse_info("info depth 12 seldepth 18 multipv 1 score cp -35 nodes 100 pv e3e4"),
             Some((Score::Cp(-35), Some(12)))
         );
-        assert_eq!(
-            parse_info("info depth 7 score mate -3 upperbound nodes 5"),
-            Some((Score::Mate(-3), Some(7)))
-        );
+        assert_eq!(parse_info("info depth 7 score mate -3 upperbound nodes 5"), Some((Score::Mate(-3), Some(7))));
         assert_eq!(parse_info("info depth 7 multipv 2 score cp 10"), None);
         assert_eq!(parse_info("info string hello"), None);
         assert_eq!(parse_info("info depth 3 score wdl 1"), None);
@@ -513,24 +477,13 @@ mod tests {
     #[test]
     fn a_missing_binary_is_a_clear_error() {
         let cfg = super::super::cli::parse(
-            &[
-                "-engine",
-                "cmd=/nonexistent/engine",
-                "name=Ghost",
-                "nodes=1",
-                "-engine",
-                "cmd=x",
-                "nodes=1",
-            ]
-            .map(String::from),
+            &["-engine", "cmd=/nonexistent/engine", "name=Ghost", "nodes=1", "-engine", "cmd=x", "nodes=1"]
+                .map(String::from),
         )
         .unwrap();
         match Engine::start(&cfg.engines[0], "sittuyin") {
             Err(EngineError::Spawn(msg)) => {
-                assert!(
-                    msg.contains("Ghost") && msg.contains("/nonexistent/engine"),
-                    "{msg}"
-                )
+                assert!(msg.contains("Ghost") && msg.contains("/nonexistent/engine"), "{msg}")
             }
             other => panic!("expected a spawn error, got {:?}", other.err()),
         }

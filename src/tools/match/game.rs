@@ -57,10 +57,7 @@ fn side_name(c: Color) -> &'static str {
 impl GameResult {
     /// A loss for `loser` by a fault of its engine.
     pub fn forfeit(loser: Color, termination: Termination) -> GameResult {
-        GameResult {
-            winner: Some(!loser),
-            termination,
-        }
+        GameResult { winner: Some(!loser), termination }
     }
 
     /// The PGN result: `1-0`, `0-1` or `1/2-1/2`.
@@ -106,9 +103,7 @@ impl GameResult {
     pub fn pgn_termination(&self) -> &'static str {
         match self.termination {
             Termination::Rules(_) => "normal",
-            Termination::ResignAdjudication
-            | Termination::DrawAdjudication
-            | Termination::MoveLimit => "adjudication",
+            Termination::ResignAdjudication | Termination::DrawAdjudication | Termination::MoveLimit => "adjudication",
             Termination::TimeForfeit => "time forfeit",
             Termination::IllegalMove(_) => "illegal move",
             Termination::Stall => "stalled connection",
@@ -158,11 +153,7 @@ pub struct GameRecord {
 impl GameRecord {
     /// The first engine's points: 1, 0.5 or 0, in half points (2, 1, 0).
     pub fn first_half_points(&self) -> usize {
-        let first = if self.first_is_white {
-            Color::White
-        } else {
-            Color::Black
-        };
+        let first = if self.first_is_white { Color::White } else { Color::Black };
         match self.result.winner {
             None => 1,
             Some(w) if w == first => 2,
@@ -227,19 +218,13 @@ impl Adjudicator {
                 _ => 0,
             };
             if self.quiet >= 2 * d.movecount {
-                return Some(GameResult {
-                    winner: None,
-                    termination: Termination::DrawAdjudication,
-                });
+                return Some(GameResult { winner: None, termination: Termination::DrawAdjudication });
             }
         }
         if let Some(n) = rules.maxmoves
             && pos.history_len() >= 2 * n as usize
         {
-            return Some(GameResult {
-                winner: None,
-                termination: Termination::MoveLimit,
-            });
+            return Some(GameResult { winner: None, termination: Termination::MoveLimit });
         }
         None
     }
@@ -256,13 +241,7 @@ fn go_args(mover: Color, clocks: &[Clock; 2], config: &EngineConfig) -> String {
             if clock.is_timed() { clock } else { own }
         };
         let (w, b) = (shown(Color::White), shown(Color::Black));
-        go.push(format!(
-            "wtime {} btime {} winc {} binc {}",
-            w.left_ms(),
-            b.left_ms(),
-            w.inc_ms(),
-            b.inc_ms()
-        ));
+        go.push(format!("wtime {} btime {} winc {} binc {}", w.left_ms(), b.left_ms(), w.inc_ms(), b.inc_ms()));
         if let Some(n) = own.moves_to_go() {
             go.push(format!("movestogo {n}"));
         }
@@ -291,23 +270,14 @@ fn pgn_time_control(c: &EngineConfig) -> String {
 
 /// The record of a game that could not start because `loser`'s engine could not be
 /// started: a loss for that side, with no moves.
-pub fn unplayed(
-    spec: &GameSpec,
-    white: &EngineConfig,
-    black: &EngineConfig,
-    loser: Color,
-) -> GameRecord {
+pub fn unplayed(spec: &GameSpec, white: &EngineConfig, black: &EngineConfig, loser: Color) -> GameRecord {
     GameRecord {
         number: spec.number,
         first_is_white: spec.first_is_white,
         white: white.name.clone(),
         black: black.name.clone(),
         time_controls: [pgn_time_control(white), pgn_time_control(black)],
-        start_fen: spec
-            .opening
-            .fen
-            .as_ref()
-            .map(|_| spec.opening.position().fen()),
+        start_fen: spec.opening.fen.as_ref().map(|_| spec.opening.position().fen()),
         moves: Vec::new(),
         result: GameResult::forfeit(loser, Termination::StartFailure),
         started: SystemTime::now(),
@@ -331,11 +301,7 @@ fn log_fault(number: u64, engine: &Engine, side: Color, what: &str) {
         "game {number}: {} ({}) {what}; its last output:\n    {}",
         engine.config.name,
         side_name(side),
-        if output.is_empty() {
-            "(none)".to_string()
-        } else {
-            output.join("\n    ")
-        }
+        if output.is_empty() { "(none)".to_string() } else { output.join("\n    ") }
     );
 }
 
@@ -353,10 +319,7 @@ pub fn play(
     let start_fen = spec.opening.fen.as_ref().map(|_| pos.fen());
     let mut moves: Vec<MoveRecord> = Vec::new();
     let tc_of = |c: &EngineConfig| c.tc.unwrap_or(TimeControl::Infinite);
-    let mut clocks = [
-        Clock::new(tc_of(&white.config)),
-        Clock::new(tc_of(&black.config)),
-    ];
+    let mut clocks = [Clock::new(tc_of(&white.config)), Clock::new(tc_of(&black.config))];
     let time_controls = [&white.config, &black.config].map(pgn_time_control);
     let mut engines = [white, black];
     let record = |moves: Vec<MoveRecord>, result: GameResult, engines: &[&mut Engine; 2]| {
@@ -376,12 +339,7 @@ pub fn play(
     for side in Color::ALL {
         let engine = &mut engines[side.index()];
         if let Err(e) = engine.new_game() {
-            log_fault(
-                spec.number,
-                engine,
-                side,
-                &format!("failed at the new game: {e}"),
-            );
+            log_fault(spec.number, engine, side, &format!("failed at the new game: {e}"));
             let t = match e {
                 EngineError::Timeout(_) => Termination::Stall,
                 _ => Termination::Disconnect,
@@ -390,13 +348,7 @@ pub fn play(
         }
     }
     for &m in &spec.opening.moves {
-        moves.push(MoveRecord {
-            mv: m,
-            score: None,
-            depth: None,
-            time: Duration::ZERO,
-            book: true,
-        });
+        moves.push(MoveRecord { mv: m, score: None, depth: None, time: Duration::ZERO, book: true });
         pos.do_move(m);
     }
     let base = match &spec.opening.fen {
@@ -411,10 +363,7 @@ pub fn play(
                 Outcome::Checkmate { winner } => Some(winner),
                 _ => None,
             };
-            let result = GameResult {
-                winner,
-                termination: Termination::Rules(outcome),
-            };
+            let result = GameResult { winner, termination: Termination::Rules(outcome) };
             return record(moves, result, &engines);
         }
         if stop.load(Ordering::Relaxed) {
@@ -445,16 +394,9 @@ pub fn play(
         let reply = match engine.search(&position, &go, allowance) {
             Ok(r) => r,
             Err(SearchFailure::Timeout(elapsed)) => {
-                let what = format!(
-                    "gave no move within {} ms (thought {} ms)",
-                    allowance.as_millis(),
-                    elapsed.as_millis()
-                );
-                let t = if timed {
-                    Termination::TimeForfeit
-                } else {
-                    Termination::Stall
-                };
+                let what =
+                    format!("gave no move within {} ms (thought {} ms)", allowance.as_millis(), elapsed.as_millis());
+                let t = if timed { Termination::TimeForfeit } else { Termination::Stall };
                 let result = fault(engine, &what, t);
                 return record(moves, result, &engines);
             }
@@ -479,13 +421,7 @@ pub fn play(
             }
         };
         pos.do_move(m);
-        moves.push(MoveRecord {
-            mv: m,
-            score: reply.score,
-            depth: reply.depth,
-            time: reply.elapsed,
-            book: false,
-        });
+        moves.push(MoveRecord { mv: m, score: reply.score, depth: reply.depth, time: reply.elapsed, book: false });
         // The rules come first: a move that ends the game is never adjudicated.
         if !pos.outcome().is_over()
             && let Some(result) = adjudicator.after_move(rules, mover, reply.score, &pos)
@@ -511,11 +447,7 @@ mod tests {
     #[test]
     fn resign_needs_both_engines_for_the_move_count() {
         let rules = Adjudication {
-            resign: Some(ResignRule {
-                movecount: 2,
-                score: 500,
-                twosided: true,
-            }),
+            resign: Some(ResignRule { movecount: 2, score: 500, twosided: true }),
             ..Default::default()
         };
         let pos = pos_after(20);
@@ -530,13 +462,8 @@ mod tests {
         assert_eq!(r.description(), "Black wins by adjudication");
 
         // One-sided, the loser's own scores suffice; a missing score breaks the run.
-        let one = Adjudication {
-            resign: rules.resign.map(|r| ResignRule {
-                twosided: false,
-                ..r
-            }),
-            ..Default::default()
-        };
+        let one =
+            Adjudication { resign: rules.resign.map(|r| ResignRule { twosided: false, ..r }), ..Default::default() };
         let mut a = Adjudicator::default();
         assert_eq!(a.after_move(&one, w, Some(Score::Cp(-600)), &pos), None);
         assert_eq!(a.after_move(&one, w, None, &pos), None);
@@ -546,55 +473,28 @@ mod tests {
 
     #[test]
     fn draw_waits_for_the_move_number_and_both_sides() {
-        let rules = Adjudication {
-            draw: Some(DrawRule {
-                movenumber: 10,
-                movecount: 2,
-                score: 20,
-            }),
-            ..Default::default()
-        };
+        let rules =
+            Adjudication { draw: Some(DrawRule { movenumber: 10, movecount: 2, score: 20 }), ..Default::default() };
         let mut a = Adjudicator::default();
         let early = pos_after(10);
         for _ in 0..6 {
-            assert_eq!(
-                a.after_move(&rules, Color::White, Some(Score::Cp(0)), &early),
-                None
-            );
+            assert_eq!(a.after_move(&rules, Color::White, Some(Score::Cp(0)), &early), None);
         }
         let late = pos_after(24);
         for _ in 0..3 {
-            assert_eq!(
-                a.after_move(&rules, Color::White, Some(Score::Cp(5)), &late),
-                None
-            );
+            assert_eq!(a.after_move(&rules, Color::White, Some(Score::Cp(5)), &late), None);
         }
         let r = a.after_move(&rules, Color::Black, Some(Score::Cp(-20)), &late);
-        assert_eq!(
-            r.map(|r| r.termination),
-            Some(Termination::DrawAdjudication)
-        );
+        assert_eq!(r.map(|r| r.termination), Some(Termination::DrawAdjudication));
     }
 
     #[test]
     fn go_arguments_follow_the_clocks_and_limits() {
         let cfg = super::super::cli::parse(
-            &[
-                "-engine",
-                "cmd=a",
-                "tc=40/60+0.5",
-                "nodes=1000",
-                "-engine",
-                "cmd=b",
-                "depth=3",
-            ]
-            .map(String::from),
+            &["-engine", "cmd=a", "tc=40/60+0.5", "nodes=1000", "-engine", "cmd=b", "depth=3"].map(String::from),
         )
         .unwrap();
-        let clocks = [
-            Clock::new(cfg.engines[0].tc.unwrap()),
-            Clock::new(TimeControl::Infinite),
-        ];
+        let clocks = [Clock::new(cfg.engines[0].tc.unwrap()), Clock::new(TimeControl::Infinite)];
         assert_eq!(
             go_args(Color::White, &clocks, &cfg.engines[0]),
             "wtime 60000 btime 60000 winc 500 binc 500 movestogo 40 nodes 1000"

@@ -30,11 +30,7 @@ const MAX_RESTART_FAILURES: u32 = 3;
 
 /// What a worker tells the main thread.
 enum Event {
-    Started {
-        number: u64,
-        white: String,
-        black: String,
-    },
+    Started { number: u64, white: String, black: String },
     Finished(Box<GameRecord>),
     Fatal(String),
 }
@@ -77,11 +73,7 @@ impl Tally {
             _ => w.losses += 1,
         };
         bump(&mut self.total, half);
-        let side = if rec.first_is_white {
-            Color::White
-        } else {
-            Color::Black
-        };
+        let side = if rec.first_is_white { Color::White } else { Color::Black };
         bump(&mut self.first_as[side.index()], half);
         let white_half = match rec.result.winner {
             None => 1,
@@ -101,23 +93,12 @@ impl Tally {
     }
 
     fn score_line(label: &str, w: &Wdl) -> String {
-        format!(
-            "{label}: {} - {} - {}  [{:.3}] {}",
-            w.wins,
-            w.losses,
-            w.draws,
-            w.score(),
-            w.games()
-        )
+        format!("{label}: {} - {} - {}  [{:.3}] {}", w.wins, w.losses, w.draws, w.score(), w.games())
     }
 
     /// The sample the statistics work on: game pairs when openings are repeated.
     fn sample(&self, paired: bool) -> Sample {
-        if paired {
-            self.pairs.sample()
-        } else {
-            self.total.sample()
-        }
+        if paired { self.pairs.sample() } else { self.total.sample() }
     }
 
     fn elo_line(&self, paired: bool) -> String {
@@ -136,11 +117,7 @@ impl Tally {
 fn sprt_line(sprt: &stats::Sprt, llr: f64, state: SprtState) -> String {
     let (lower, upper) = (sprt.lower_bound(), sprt.upper_bound());
     // The share of the way to the bound the LLR is heading for.
-    let percent = if llr >= 0.0 {
-        100.0 * llr / upper
-    } else {
-        -100.0 * llr / lower
-    };
+    let percent = if llr >= 0.0 { 100.0 * llr / upper } else { -100.0 * llr / lower };
     let verdict = match state {
         SprtState::Continue => "",
         SprtState::AcceptH0 => " - H0 was accepted",
@@ -161,11 +138,7 @@ struct Worker<'a> {
 
 impl Worker<'_> {
     fn run(&self, mut engines: [Option<Engine>; 2]) {
-        let rules = Adjudication {
-            resign: self.cfg.resign,
-            draw: self.cfg.draw,
-            maxmoves: self.cfg.maxmoves,
-        };
+        let rules = Adjudication { resign: self.cfg.resign, draw: self.cfg.draw, maxmoves: self.cfg.maxmoves };
         let mut played = 0u64;
         while !self.stop.load(Ordering::Relaxed) {
             let index = self.next.fetch_add(1, Ordering::Relaxed);
@@ -174,14 +147,8 @@ impl Worker<'_> {
             }
             // Colours alternate; with -repeat both games of a pair share the opening.
             let first_is_white = index.is_multiple_of(2);
-            let opening = self
-                .book
-                .get(if self.cfg.repeat { index / 2 } else { index });
-            let spec = GameSpec {
-                number: index + 1,
-                opening: &opening,
-                first_is_white,
-            };
+            let opening = self.book.get(if self.cfg.repeat { index / 2 } else { index });
+            let spec = GameSpec { number: index + 1, opening: &opening, first_is_white };
             let [w, b] = if first_is_white { [0, 1] } else { [1, 0] };
             if let Some(k) = self.ensure_running(&mut engines, played) {
                 let loser = if k == w { Color::White } else { Color::Black };
@@ -316,13 +283,9 @@ pub fn run(args: &[String]) -> Result<Summary, String> {
         let total = cfg.total_games();
         for event in rx {
             match event {
-                Event::Started {
-                    number,
-                    white,
-                    black,
-                } => say(&format!(
-                    "Started game {number} of {total} ({white} vs {black})"
-                )),
+                Event::Started { number, white, black } => {
+                    say(&format!("Started game {number} of {total} ({white} vs {black})"))
+                }
                 Event::Fatal(msg) => {
                     log::error!("{msg}");
                     fatal = Some(msg);
@@ -373,30 +336,14 @@ pub fn run(args: &[String]) -> Result<Summary, String> {
     });
 
     let w = &tally.total;
-    say(&Tally::score_line(
-        &format!("Score of {first} vs {second}"),
-        w,
-    ));
-    say(&Tally::score_line(
-        &format!("...      {first} playing White"),
-        &tally.first_as[Color::White.index()],
-    ));
-    say(&Tally::score_line(
-        &format!("...      {first} playing Black"),
-        &tally.first_as[Color::Black.index()],
-    ));
-    say(&Tally::score_line(
-        "...      White vs Black",
-        &tally.white_view,
-    ));
+    say(&Tally::score_line(&format!("Score of {first} vs {second}"), w));
+    say(&Tally::score_line(&format!("...      {first} playing White"), &tally.first_as[Color::White.index()]));
+    say(&Tally::score_line(&format!("...      {first} playing Black"), &tally.first_as[Color::Black.index()]));
+    say(&Tally::score_line("...      White vs Black", &tally.white_view));
     say(&tally.elo_line(paired));
     if let Some(sprt) = &cfg.sprt {
         let llr = sprt.llr(&tally.sample(paired));
-        say(&sprt_line(
-            sprt,
-            llr,
-            sprt_state.unwrap_or(SprtState::Continue),
-        ));
+        say(&sprt_line(sprt, llr, sprt_state.unwrap_or(SprtState::Continue)));
     }
     if paired {
         say(&format!("Ptnml(0-2): {:?}", tally.pairs.0));

@@ -89,22 +89,15 @@ pub enum OpeningBook {
 /// Parses one EPD/FEN line: the text before the first `;`, as a FEN of six fields or, when
 /// EPD operations follow the four position fields, of four.
 fn parse_epd_line(line: &str) -> Result<Opening, String> {
-    let fields: Vec<&str> = line
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .split_whitespace()
-        .collect();
+    let fields: Vec<&str> = line.split(';').next().unwrap_or("").split_whitespace().collect();
     let six = fields[..fields.len().min(6)].join(" ");
     let pos = match Position::from_fen(&six) {
         Ok(p) => p,
-        Err(e) => Position::from_fen(&fields[..fields.len().min(4)].join(" "))
-            .map_err(|_| format!("invalid FEN: {e}"))?,
+        Err(e) => {
+            Position::from_fen(&fields[..fields.len().min(4)].join(" ")).map_err(|_| format!("invalid FEN: {e}"))?
+        }
     };
-    Ok(Opening {
-        fen: Some(pos.fen()),
-        moves: Vec::new(),
-    })
+    Ok(Opening { fen: Some(pos.fen()), moves: Vec::new() })
 }
 
 fn load_epd(text: &str, name: &str) -> Vec<Opening> {
@@ -144,20 +137,11 @@ impl OpeningBook {
     pub fn load(source: &OpeningSource, seed: u64) -> Result<OpeningBook, String> {
         match source {
             OpeningSource::StartPosition => Ok(OpeningBook::StartPosition),
-            OpeningSource::Random { plies } => Ok(OpeningBook::Random {
-                plies: *plies,
-                seed,
-            }),
-            OpeningSource::File {
-                path,
-                format,
-                random_order,
-                plies,
-                start,
-            } => {
+            OpeningSource::Random { plies } => Ok(OpeningBook::Random { plies: *plies, seed }),
+            OpeningSource::File { path, format, random_order, plies, start } => {
                 let name = path.display().to_string();
-                let text = std::fs::read_to_string(path)
-                    .map_err(|e| format!("cannot read opening file {name}: {e}"))?;
+                let text =
+                    std::fs::read_to_string(path).map_err(|e| format!("cannot read opening file {name}: {e}"))?;
                 let mut openings = match format {
                     OpeningFormat::Epd => load_epd(&text, &name),
                     OpeningFormat::Pgn => load_pgn(&text, &name, *plies),
@@ -181,13 +165,8 @@ impl OpeningBook {
     /// The opening with this index (game pairs share one).
     pub fn get(&self, index: u64) -> Opening {
         match self {
-            OpeningBook::StartPosition => Opening {
-                fen: None,
-                moves: Vec::new(),
-            },
-            OpeningBook::List { openings, offset } => {
-                openings[(*offset + index as usize) % openings.len()].clone()
-            }
+            OpeningBook::StartPosition => Opening { fen: None, moves: Vec::new() },
+            OpeningBook::List { openings, offset } => openings[(*offset + index as usize) % openings.len()].clone(),
             OpeningBook::Random { plies, seed } => random_setup(*plies, *seed, index),
         }
     }
@@ -236,10 +215,7 @@ mod tests {
         // The bad line and the bare-kings draw are dropped; the EPD line with operations
         // parses from its four position fields.
         assert_eq!(openings.len(), 2);
-        assert_eq!(
-            openings[1].fen.as_deref(),
-            Some("4k3/8/8/8/8/8/7R/4K3[] w - - 0 1")
-        );
+        assert_eq!(openings[1].fen.as_deref(), Some("4k3/8/8/8/8/8/7R/4K3[] w - - 0 1"));
     }
 
     #[test]
@@ -248,10 +224,7 @@ mod tests {
         assert_eq!(a, random_setup(16, 7, 3));
         assert_ne!(a, random_setup(16, 7, 4));
         assert_eq!(a.moves.len(), 16);
-        assert!(
-            a.moves.iter().all(|m| m.is_drop()),
-            "16 plies are the whole setup"
-        );
+        assert!(a.moves.iter().all(|m| m.is_drop()), "16 plies are the whole setup");
         let mut pos = Position::startpos();
         for &m in &a.moves {
             assert!(pos.is_legal(m));
@@ -262,14 +235,8 @@ mod tests {
 
     #[test]
     fn a_list_is_used_round_robin_from_its_start() {
-        let o = |f: &str| Opening {
-            fen: Some(f.to_string()),
-            moves: vec![],
-        };
-        let book = OpeningBook::List {
-            openings: vec![o("a"), o("b"), o("c")],
-            offset: 1,
-        };
+        let o = |f: &str| Opening { fen: Some(f.to_string()), moves: vec![] };
+        let book = OpeningBook::List { openings: vec![o("a"), o("b"), o("c")], offset: 1 };
         let got: Vec<_> = (0..4).map(|i| book.get(i).fen.unwrap()).collect();
         assert_eq!(got, ["b", "c", "a", "b"]);
     }

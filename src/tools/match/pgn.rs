@@ -12,9 +12,7 @@ const LINE_WIDTH: usize = 80;
 
 /// The UTC date `YYYY.MM.DD` of a time, as the PGN `Date` tag wants it.
 pub fn pgn_date(t: SystemTime) -> String {
-    let days = t
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() / 86_400) as i64;
+    let days = t.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs() / 86_400) as i64;
     // Days since 1970-01-01 to a civil date, counting in 400-year eras of 146097 days
     // that start on 1 March, so the leap day falls at the end of each year.
     let z = days + 719_468;
@@ -128,10 +126,7 @@ pub struct PgnGame {
 impl PgnGame {
     /// The value of a tag.
     pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
+        self.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
     }
 
     /// The start position and the moves, checked for legality.
@@ -148,9 +143,7 @@ impl PgnGame {
         let mut pos = start.clone();
         let mut moves = Vec::new();
         for (i, text) in self.moves.iter().enumerate() {
-            let m = pos
-                .parse_san(text)
-                .map_err(|e| format!("ply {}: {e}", i + 1))?;
+            let m = pos.parse_san(text).map_err(|e| format!("ply {}: {e}", i + 1))?;
             pos.do_move(m);
             moves.push(m);
         }
@@ -289,10 +282,7 @@ mod tests {
         assert_eq!(moves.len(), 6);
         assert_eq!(games[1].moves, ["R@a1"]);
         assert_eq!(games[1].line, 7);
-        let bad = PgnGame {
-            moves: vec!["Rh9".into()],
-            ..Default::default()
-        };
+        let bad = PgnGame { moves: vec!["Rh9".into()], ..Default::default() };
         assert!(bad.replay().unwrap_err().contains("ply 1"));
     }
 }

@@ -89,10 +89,7 @@ impl Wdl {
 
     /// The results as a sample of per-game scores.
     pub fn sample(&self) -> Sample {
-        Sample::new(
-            &[0.0, 0.5, 1.0],
-            &[self.losses as f64, self.draws as f64, self.wins as f64],
-        )
+        Sample::new(&[0.0, 0.5, 1.0], &[self.losses as f64, self.draws as f64, self.wins as f64])
     }
 }
 
@@ -129,10 +126,7 @@ impl Sample {
     /// A sample with `counts[i]` observations of `values[i]`.
     pub fn new(values: &[f64], counts: &[f64]) -> Sample {
         assert_eq!(values.len(), counts.len(), "one count per value");
-        Sample {
-            values: values.to_vec(),
-            counts: counts.to_vec(),
-        }
+        Sample { values: values.to_vec(), counts: counts.to_vec() }
     }
 
     /// The number of observations.
@@ -146,12 +140,7 @@ impl Sample {
         if n == 0.0 {
             return 0.5;
         }
-        self.values
-            .iter()
-            .zip(&self.counts)
-            .map(|(v, c)| v * c)
-            .sum::<f64>()
-            / n
+        self.values.iter().zip(&self.counts).map(|(v, c)| v * c).sum::<f64>() / n
     }
 
     /// The variance of one observation.
@@ -160,12 +149,7 @@ impl Sample {
         if n == 0.0 {
             return 0.0;
         }
-        self.values
-            .iter()
-            .zip(&self.counts)
-            .map(|(v, c)| c * (v - mu) * (v - mu))
-            .sum::<f64>()
-            / n
+        self.values.iter().zip(&self.counts).map(|(v, c)| c * (v - mu) * (v - mu)).sum::<f64>() / n
     }
 }
 
@@ -187,11 +171,7 @@ impl EloEstimate {
     /// above one half.
     pub fn from_sample(sample: &Sample) -> EloEstimate {
         let (n, mu) = (sample.n(), sample.mean());
-        let se = if n > 0.0 {
-            (sample.variance() / n).sqrt()
-        } else {
-            0.0
-        };
+        let se = if n > 0.0 { (sample.variance() / n).sqrt() } else { 0.0 };
         let lo = score_to_elo(mu - Z95 * se);
         let hi = score_to_elo(mu + Z95 * se);
         let los = if se > 0.0 {
@@ -203,11 +183,7 @@ impl EloEstimate {
         } else {
             0.5
         };
-        EloEstimate {
-            elo: score_to_elo(mu),
-            margin: (hi - lo) / 2.0,
-            los,
-        }
+        EloEstimate { elo: score_to_elo(mu), margin: (hi - lo) / 2.0, los }
     }
 }
 
@@ -260,8 +236,7 @@ impl Sprt {
         let counts: Vec<f64> = sample.counts.iter().map(|&c| c.max(UNSEEN)).collect();
         let s0 = elo_to_score(self.elo0);
         let s1 = elo_to_score(self.elo1);
-        max_log_likelihood(&sample.values, &counts, s1)
-            - max_log_likelihood(&sample.values, &counts, s0)
+        max_log_likelihood(&sample.values, &counts, s1) - max_log_likelihood(&sample.values, &counts, s0)
     }
 
     /// What the test says at this log-likelihood ratio.
@@ -291,12 +266,7 @@ fn max_log_likelihood(values: &[f64], counts: &[f64], target: f64) -> f64 {
         // The target is outside the values' range: no distribution has that mean.
         return f64::NEG_INFINITY;
     }
-    let g = |lambda: f64| -> f64 {
-        freq.iter()
-            .zip(&dev)
-            .map(|(f, d)| f * d / (1.0 + lambda * d))
-            .sum()
-    };
+    let g = |lambda: f64| -> f64 { freq.iter().zip(&dev).map(|(f, d)| f * d / (1.0 + lambda * d)).sum() };
     // g falls from +inf at the lower pole to -inf at the upper one.
     let (mut lo, mut hi) = (-1.0 / max_dev, -1.0 / min_dev);
     for _ in 0..200 {
@@ -311,12 +281,7 @@ fn max_log_likelihood(values: &[f64], counts: &[f64], target: f64) -> f64 {
         }
     }
     let lambda = 0.5 * (lo + hi);
-    counts
-        .iter()
-        .zip(&freq)
-        .zip(&dev)
-        .map(|((c, f), d)| c * (f / (1.0 + lambda * d)).ln())
-        .sum()
+    counts.iter().zip(&freq).zip(&dev).map(|((c, f), d)| c * (f / (1.0 + lambda * d)).ln()).sum()
 }
 
 #[cfg(test)]
@@ -351,10 +316,7 @@ mod tests {
             (-1.0, 1.842_700_792_949_715),
         ] {
             let got = erfc(x);
-            assert!(
-                close(got, want, 1e-13 + 1e-12 * want),
-                "erfc({x}) = {got}, want {want}"
-            );
+            assert!(close(got, want, 1e-13 + 1e-12 * want), "erfc({x}) = {got}, want {want}");
         }
     }
 
@@ -363,11 +325,7 @@ mod tests {
 
     #[test]
     fn estimates_from_games_and_pairs() {
-        let wdl = Wdl {
-            wins: 60,
-            draws: 100,
-            losses: 40,
-        };
+        let wdl = Wdl { wins: 60, draws: 100, losses: 40 };
         assert!(close(wdl.score(), 0.55, 1e-12) && close(wdl.draw_ratio(), 0.5, 1e-12));
         let e = EloEstimate::from_sample(&wdl.sample());
         assert!(close(e.elo, 34.860_070_287_560_1, 1e-9), "{e:?}");
@@ -382,71 +340,36 @@ mod tests {
         assert!(close(e.los, 0.995_566_236_918_138, 1e-12), "{e:?}");
 
         // Equal wins and losses: no Elo, a coin toss; a perfect score: no finite interval.
-        let even = Wdl {
-            wins: 7,
-            draws: 3,
-            losses: 7,
-        };
+        let even = Wdl { wins: 7, draws: 3, losses: 7 };
         let e = EloEstimate::from_sample(&even.sample());
         assert!(close(e.elo, 0.0, 1e-9) && close(e.los, 0.5, 1e-12));
-        let all = Wdl {
-            wins: 4,
-            draws: 0,
-            losses: 0,
-        };
+        let all = Wdl { wins: 4, draws: 0, losses: 0 };
         let e = EloEstimate::from_sample(&all.sample());
         assert!(e.elo.is_infinite() && e.los == 1.0);
     }
 
     #[test]
     fn sprt_llr_matches_reference_values() {
-        let sprt = |elo0, elo1| Sprt {
-            elo0,
-            elo1,
-            alpha: 0.05,
-            beta: 0.05,
-        };
+        let sprt = |elo0, elo1| Sprt { elo0, elo1, alpha: 0.05, beta: 0.05 };
         let s = sprt(0.0, 5.0);
         assert!(close(s.lower_bound(), -2.944_438_979_166_44, 1e-12));
         assert!(close(s.upper_bound(), 2.944_438_979_166_44, 1e-12));
-        let wdl = |wins, draws, losses| {
-            Wdl {
-                wins,
-                draws,
-                losses,
-            }
-            .sample()
-        };
+        let wdl = |wins, draws, losses| Wdl { wins, draws, losses }.sample();
         let cases = [
             (s, wdl(60, 100, 40), 0.534_943_862_857_007),
             (sprt(-5.0, 5.0), wdl(60, 100, 40), 1.151_063_817_557_48),
-            (
-                s,
-                Pentanomial([10, 50, 100, 70, 20]).sample(),
-                1.095_378_638_791_63,
-            ),
+            (s, Pentanomial([10, 50, 100, 70, 20]).sample(), 1.095_378_638_791_63),
             // Also the value other SPRT calculators print for these counts (2.99).
             (sprt(0.0, 3.0), wdl(4307, 8620, 4063), 2.991_288_808_308_69),
             // An outcome never seen (LL) and an unbalanced sample.
-            (
-                sprt(0.0, 10.0),
-                Pentanomial([0, 30, 60, 30, 5]).sample(),
-                0.593_976_051_661_241,
-            ),
-            (
-                sprt(0.0, 2.0),
-                Pentanomial([1000, 5000, 10000, 5500, 1100]).sample(),
-                7.843_898_423_008_66,
-            ),
+            (sprt(0.0, 10.0), Pentanomial([0, 30, 60, 30, 5]).sample(), 0.593_976_051_661_241),
+            (sprt(0.0, 2.0), Pentanomial([1000, 5000, 10000, 5500, 1100]).sample(), 7.843_898_423_008_66),
             // Only wins so far: the unseen outcomes keep the LLR finite and small.
             (s, wdl(3, 0, 0), 0.042_862_606_295_284_3),
         ];
         for (test, sample, want) in cases {
             let got = test.llr(&sample);
-            assert!(
-                close(got, want, 1e-8),
-                "{test:?} {sample:?}: llr {got}, want {want}"
-            );
+            assert!(close(got, want, 1e-8), "{test:?} {sample:?}: llr {got}, want {want}");
         }
         assert_eq!(s.llr(&Wdl::default().sample()), 0.0);
         assert_eq!(s.state(3.0), SprtState::AcceptH1);

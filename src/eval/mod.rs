@@ -1,0 +1,309 @@
+//! Static evaluation of a Sittuyin position.
+//!
+//! The evaluation is a sum of features times weights (all weights in `weights.rs`, laid out
+//! by `layout.rs`), blended between middlegame and endgame by the material left, then
+//! scaled for endgame knowledge (drawish material, the counting rule, the 50-move rule).
+//! Because it is linear in the weights, a `Tracer` can record each feature's count, which
+//! is what both the `eval` breakdown and the tuner use.
+
+mod layout;
+mod score;
+mod trace;
+mod weights;
+
+pub use layout::{NUM_PARAMS, TERMS, Term, term_of};
+pub use score::{S, s};
+pub use trace::{Breakdown, CoefTrace, NoTrace, Tracer};
+pub use weights::WEIGHTS;
+
+use crate::board::attacks;
+use crate::board::position::{met_attack_set, pawn_attack_set};
+use crate::board::{Bitboard, Color, PieceType, Position, Square};
+use layout::*;
+
+/// The phase of a full board: knights, khons and the met count 1, rooks 2.
+pub const PHASE_MAX: i32 = 18;
+
+/// A score no static evaluation reaches (mate scores live above it).
+pub const EVAL_LIMIT: i32 = 20_000;
+
+const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 1, 2, 0];
+
+/// The game phase: PHASE_MAX with all pieces on the board or in hand, 0 with none.
+pub fn phase(pos: &Position) -> i32 {
+    let mut phase = 0;
+    for pt in PieceType::ALL {
+        let n = pos.pieces_of_type(pt).count() as i32
+            + pos.hand_count(Color::White, pt) as i32
+            + pos.hand_count(Color::Black, pt) as i32;
+        phase += PHASE_WEIGHT[pt.index()] * n;
+    }
+    phase.min(PHASE_MAX)
+}
+
+/// Evaluation from the side to move's point of view, in centipawns.
+pub fn evaluate(pos: &Position) -> i32 {
+    evaluate_with(pos, &WEIGHTS, &mut NoTrace)
+}
+
+/// The evaluation with its breakdown by term, for the `eval` command.
+pub fn breakdown(pos: &Position) -> Breakdown {
+    let mut b = Breakdown::default();
+    b.total = evaluate_with(pos, &WEIGHTS, &mut b);
+    b.phase = phase(pos);
+    b
+}
+
+struct Eval<'a, T: Tracer> {
+    pos: &'a Position,
+    weights: &'a [S; NUM_PARAMS],
+    tracer: &'a mut T,
+    acc: [S; 2],
+}
+
+impl<T: Tracer> Eval<'_, T> {
+    #[inline(always)]
+    fn add(&mut self, c: Color, index: usize, count: i32) {
+        if count != 0 {
+            self.acc[c.index()] += self.weights[index] * count;
+            self.tracer.add(index, c, count);
+        }
+    }
+}
+
+/// Evaluation with any weight table, reporting each feature to `tracer`.
+pub fn evaluate_with<T: Tracer>(pos: &Position, weights: &[S; NUM_PARAMS], tracer: &mut T) -> i32 {
+    let mut e = Eval { pos, weights, tracer, acc: [S::ZERO; 2] };
+    let occ = pos.occupied();
+    let pawn_att = [
+        pawn_attack_set(Color::White, pos.pieces(Color::White, PieceType::Pawn)),
+        pawn_attack_set(Color::Black, pos.pieces(Color::Black, PieceType::Pawn)),
+    ];
+    let mut attacked = [Bitboard::EMPTY; 2];
+    let mut zone_attackers = [0i32; 2];
+
+    for c in Color::ALL {
+        let them = !c;
+        let ours = pos.pieces_of_color(c);
+        let mobility_area = !ours & !pawn_att[them.index()];
+        let their_zone = match pos.king_square(them) {
+            Some(k) => attacks::king(k) | k,
+            None => Bitboard::EMPTY,
+        };
+        let mut att = pawn_att[c.index()];
+        for pt in PieceType::ALL {
+            if pos.hand_count(c, pt) > 0 {
+                e.add(c, HAND + pt.index(), pos.hand_count(c, pt) as i32);
+            }
+            for sq in pos.pieces(c, pt) {
+                e.add(c, MATERIAL + pt.index(), 1);
+                let rel = if c == Color::White { sq } else { sq.flip_rank() };
+                e.add(c, PST + pt.index() * 64 + rel.index(), 1);
+                if pt == PieceType::Pawn {
+                    continue;
+                }
+                let a = attacks::piece(pt, c, sq, occ);
+                att |= a;
+                let mob = (a & mobility_area).count() as usize;
+                match pt {
+                    PieceType::Knight => e.add(c, MOBILITY_KNIGHT + mob.min(8), 1),
+                    PieceType::Khon => e.add(c, MOBILITY_KHON + mob.min(5), 1),
+                    PieceType::Met => e.add(c, MOBILITY_MET + mob.min(4), 1),
+                    PieceType::Rook => e.add(c, MOBILITY_ROOK + mob.min(14), 1),
+                    _ => {}
+                }
+                let hits = (a & their_zone).count() as i32;
+                if hits > 0 && pt != PieceType::King {
+                    // Attacks on their king count against them.
+                    e.add(them, KING_ZONE_ATTACK + pt.index(), hits);
+                    zone_attackers[them.index()] += 1;
+                }
+            }
+        }
+        let pawn_hits = (pawn_att[c.index()] & their_zone).count() as i32;
+        if pawn_hits > 0 {
+            e.add(them, KING_ZONE_ATTACK + PieceType::Pawn.index(), pawn_hits);
+        }
+        attacked[c.index()] = att;
+    }
+
+    for c in Color::ALL {
+        let them = !c;
+        let ours = pos.pieces_of_color(c);
+        if let Some(k) = pos.king_square(c) {
+            e.add(c, KING_ATTACKERS + zone_attackers[c.index()].min(7) as usize, 1);
+            let near = attacks::king(k);
+            for pt in [PieceType::Pawn, PieceType::Knight, PieceType::Khon, PieceType::Met, PieceType::Rook] {
+                e.add(c, KING_GUARD + pt.index(), (near & pos.pieces(c, pt)).count() as i32);
+            }
+            let front = shelter_mask(c, k);
+            let shelter = (front & pos.pieces(c, PieceType::Pawn)).count().min(3) as usize;
+            e.add(c, KING_SHELTER + shelter, 1);
+            let file = Bitboard::file(k.file());
+            if pos.pieces(them, PieceType::Rook).any() && (file & pos.pieces(c, PieceType::Pawn)).is_empty() {
+                e.add(c, KING_OPEN_FILE, 1);
+            }
+        }
+        pawn_terms(&mut e, c);
+        for sq in pos.pieces(c, PieceType::Rook) {
+            let file = Bitboard::file(sq.file());
+            if (file & pos.pieces_of_type(PieceType::Pawn)).is_empty() {
+                e.add(c, ROOK_OPEN_FILE, 1);
+            } else if (file & pos.pieces(c, PieceType::Pawn)).is_empty() {
+                e.add(c, ROOK_SEMI_OPEN_FILE, 1);
+            }
+        }
+        for pt in [PieceType::Knight, PieceType::Khon, PieceType::Met, PieceType::Rook] {
+            let threatened = pos.pieces(c, pt) & pawn_att[them.index()];
+            e.add(c, THREAT_BY_PAWN + pt.index(), threatened.count() as i32);
+        }
+        let hanging = ours & attacked[them.index()] & !attacked[c.index()];
+        for pt in [PieceType::Pawn, PieceType::Knight, PieceType::Khon, PieceType::Met, PieceType::Rook] {
+            e.add(c, HANGING + pt.index(), (hanging & pos.pieces(c, pt)).count() as i32);
+        }
+    }
+    e.add(pos.side_to_move(), TEMPO, 1);
+
+    let ph = phase(pos);
+    let diff = e.acc[0] - e.acc[1];
+    let raw = diff.taper(ph);
+    let score = endgame_adjust(pos, raw);
+    e.tracer.finish(ph, raw, score);
+    let v = if pos.side_to_move() == Color::White { score } else { -score };
+    v.clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1)
+}
+
+/// The three squares in front of a king and the three beyond them.
+fn shelter_mask(c: Color, k: Square) -> Bitboard {
+    let files = attacks::king(k) | k;
+    let one = files.forward(c) & !Bitboard::relative_rank(c, 0);
+    (one | one.forward(c)) & !Bitboard::from_square(k)
+}
+
+fn pawn_terms<T: Tracer>(e: &mut Eval<'_, T>, c: Color) {
+    let pos = e.pos;
+    let pawns = pos.pieces(c, PieceType::Pawn);
+    if pawns.is_empty() {
+        return;
+    }
+    let protected = pawns & pawn_attack_set(c, pawns);
+    e.add(c, PAWN_PROTECTED, protected.count() as i32);
+    let side = Bitboard(((pawns.0 << 1) & !Bitboard::FILE_A.0) | ((pawns.0 >> 1) & !Bitboard::FILE_H.0));
+    e.add(c, PAWN_PHALANX, (pawns & side).count() as i32);
+    e.add(c, PAWN_BLOCKED, (pawns.forward(c) & pos.occupied()).count() as i32);
+    let mut doubled = 0;
+    let mut isolated = 0;
+    for sq in pawns {
+        let file = Bitboard::file(sq.file());
+        if (file & pawns).more_than_one() {
+            doubled += 1;
+        }
+        let adjacent = met_attack_set(file)
+            | Bitboard(((file.0 << 1) & !Bitboard::FILE_A.0) | ((file.0 >> 1) & !Bitboard::FILE_H.0));
+        if (adjacent & pawns).is_empty() {
+            isolated += 1;
+        }
+    }
+    e.add(c, PAWN_DOUBLED, doubled / 2);
+    e.add(c, PAWN_ISOLATED, isolated);
+    if pos.pieces(c, PieceType::Met).is_empty() {
+        let eligible = if pawns.more_than_one() { pawns & promotion_squares(c) } else { pawns };
+        e.add(c, PAWN_PROMOTABLE, eligible.count() as i32);
+    }
+}
+
+fn promotion_squares(c: Color) -> Bitboard {
+    use Square::*;
+    let white = Bitboard::from_square(A8) | B7 | C6 | D5 | E5 | F6 | G7 | H8;
+    if c == Color::White { white } else { white.flip_vertical() }
+}
+
+/// Endgame knowledge that no linear term expresses: sides that cannot mate, driving a bare
+/// king to the edge, and the approach of the counting and 50-move limits.
+fn endgame_adjust(pos: &Position, score: i32) -> i32 {
+    let mut score = score;
+    let strong = if score > 0 { Color::White } else { Color::Black };
+    if score != 0 && pos.has_insufficient_material(strong) {
+        score /= 16;
+    }
+    // A bare king against mating material: drive it to the edge and bring our king close.
+    let weak = !strong;
+    if pos.is_bare(weak)
+        && !pos.in_setup()
+        && !pos.has_insufficient_material(strong)
+        && let (Some(wk), Some(sk)) = (pos.king_square(weak), pos.king_square(strong))
+    {
+        let edge = center_distance(wk);
+        let close = 7 - king_distance(wk, sk);
+        let bonus = 40 * edge + 15 * close;
+        score += if strong == Color::White { bonus } else { -bonus };
+    }
+    // The counting rule: the advantage fades as the count runs out.
+    let limit = pos.counting_limit() as i32;
+    if limit > 0 {
+        let left = (limit - pos.counting_ply() as i32).max(0);
+        score = score * (left + 8) / (limit + 8);
+    }
+    score * (200 - pos.rule50().min(100) as i32) / 200
+}
+
+fn center_distance(sq: Square) -> i32 {
+    let f = sq.file() as i32;
+    let r = sq.rank() as i32;
+    (f - 3).max(4 - f) + (r - 3).max(4 - r) - 8
+}
+
+fn king_distance(a: Square, b: Square) -> i32 {
+    (a.file() as i32 - b.file() as i32).abs().max((a.rank() as i32 - b.rank() as i32).abs())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn eval_fen(fen: &str) -> i32 {
+        evaluate(&Position::from_fen(fen).unwrap())
+    }
+
+    #[test]
+    fn start_position_is_balanced() {
+        let v = eval_fen(crate::board::START_FEN);
+        assert!(v.abs() <= 30, "{v}");
+    }
+
+    #[test]
+    fn colour_symmetry() {
+        // The same position with colours swapped and the board mirrored scores the same for
+        // the side to move.
+        let pairs = [
+            ("4k3/8/8/3P4/8/8/P7/4K3[] w - - 0 40", "4k3/p7/8/8/3p4/8/8/4K3[] b - - 0 40"),
+            (
+                "r6n/2s2ks1/1fn1pppP/pppr4/5P1P/PPPP2SS/3N4/RF2RN1K[] b - - 1 12",
+                "rf2rn1k/3n4/pppp2ss/5p1p/PPPR4/1FN1PPPp/2S2KS1/R6N[] w - - 1 12",
+            ),
+        ];
+        for (a, b) in pairs {
+            assert_eq!(eval_fen(a), eval_fen(b), "{a} vs {b}");
+        }
+    }
+
+    #[test]
+    fn more_material_is_better() {
+        assert!(eval_fen("4k3/8/8/8/8/8/8/R3K3[] w - - 0 40") > 300);
+        assert!(eval_fen("4k3/8/8/8/8/8/8/R3K3[] b - - 0 40") < -300);
+    }
+
+    #[test]
+    fn lone_met_is_no_win() {
+        assert!(eval_fen("4k3/8/8/8/8/8/8/F3K3[] w - - 0 40").abs() < 30);
+    }
+
+    #[test]
+    fn trace_reproduces_the_score() {
+        let pos = Position::from_fen("r6n/2s2ks1/1fn1pppP/pppr4/5P1P/PPPP2SS/3N4/RF2RN1K[] b - - 1 12").unwrap();
+        let mut t = CoefTrace::default();
+        let v = evaluate_with(&pos, &WEIGHTS, &mut t);
+        assert_eq!(t.linear_score(&WEIGHTS), t.raw_white_score);
+        assert_eq!(v, -t.final_white_score);
+    }
+}

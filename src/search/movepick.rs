@@ -1,0 +1,248 @@
+//! The staged move picker: the TT move first (before any generation), then captures and
+//! promotions that do not lose material, then quiet moves and drops ordered by killers,
+//! counter move and history, and last the captures that lose material.
+
+use super::history::{Histories, PieceTo, moved_piece};
+use super::see::{SEE_VALUE, see_ge};
+use crate::board::{GenType, Move, MoveList, Position};
+
+/// The ordering context of one node.
+pub struct OrderingContext<'a> {
+    /// The thread's statistics.
+    pub hist: &'a Histories,
+    /// Killer moves of this ply.
+    pub killers: [Move; 2],
+    /// The reply that refuted the previous move last time.
+    pub counter: Move,
+    /// Continuation keys of the moves 1 and 2 plies back (None at the root or after null).
+    pub cont: [Option<PieceTo>; 2],
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug, PartialOrd, Ord)]
+enum Stage {
+    TtMove,
+    GenNoisy,
+    GoodNoisy,
+    GenQuiet,
+    Quiet,
+    BadNoisy,
+    Done,
+}
+
+const MAX: usize = crate::board::movegen::MAX_MOVES;
+
+/// Hands out every legal move of a node once, best first by the ordering heuristics.
+pub struct MovePicker {
+    stage: Stage,
+    tt_move: Move,
+    noisy_only: bool,
+    moves: [Move; MAX],
+    scores: [i32; MAX],
+    len: usize,
+    cur: usize,
+    bad: [Move; MAX],
+    bad_len: usize,
+    bad_cur: usize,
+    skip_quiets: bool,
+}
+
+impl MovePicker {
+    /// A picker for the main search (all moves); `tt_move` must be legal or NONE.
+    pub fn new(tt_move: Move) -> MovePicker {
+        MovePicker::with(tt_move, false)
+    }
+
+    /// A picker for quiescence: captures and promotions only, unless in check.
+    pub fn quiescence(pos: &Position, tt_move: Move) -> MovePicker {
+        let noisy_only = !pos.in_check();
+        let tt = if noisy_only && !is_noisy(pos, tt_move) { Move::NONE } else { tt_move };
+        MovePicker::with(tt, noisy_only)
+    }
+
+    fn with(tt_move: Move, noisy_only: bool) -> MovePicker {
+        MovePicker {
+            stage: if tt_move == Move::NONE { Stage::GenNoisy } else { Stage::TtMove },
+            tt_move,
+            noisy_only,
+            moves: [Move::NONE; MAX],
+            scores: [0; MAX],
+            len: 0,
+            cur: 0,
+            bad: [Move::NONE; MAX],
+            bad_len: 0,
+            bad_cur: 0,
+            skip_quiets: false,
+        }
+    }
+
+    /// Stops handing out quiet moves (late move pruning); captures still come.
+    pub fn skip_quiets(&mut self) {
+        self.skip_quiets = true;
+    }
+
+    /// Whether the picker has moved past the good captures (now in quiets or later).
+    pub fn in_quiet_stage(&self) -> bool {
+        self.stage >= Stage::Quiet
+    }
+
+    fn take_best(&mut self) -> Option<Move> {
+        if self.cur >= self.len {
+            return None;
+        }
+        let mut best = self.cur;
+        for i in self.cur + 1..self.len {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        self.moves.swap(self.cur, best);
+        self.scores.swap(self.cur, best);
+        self.cur += 1;
+        Some(self.moves[self.cur - 1])
+    }
+
+    fn fill(&mut self, pos: &Position, kind: GenType) {
+        let mut list = MoveList::new();
+        pos.generate(kind, &mut list);
+        self.len = 0;
+        self.cur = 0;
+        for &m in list.iter() {
+            if m != self.tt_move {
+                self.moves[self.len] = m;
+                self.len += 1;
+            }
+        }
+    }
+
+    /// The next move, or None when every legal move has been handed out.
+    pub fn next(&mut self, pos: &Position, ctx: &OrderingContext) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::TtMove => {
+                    self.stage = Stage::GenNoisy;
+                    return Some(self.tt_move);
+                }
+                Stage::GenNoisy => {
+                    self.fill(pos, GenType::Noisy);
+                    for i in 0..self.len {
+                        self.scores[i] = noisy_score(pos, ctx, self.moves[i]);
+                    }
+                    self.stage = Stage::GoodNoisy;
+                }
+                Stage::GoodNoisy => match self.take_best() {
+                    Some(m) => {
+                        // Captures that lose material wait until after the quiet moves.
+                        if !self.noisy_only && !see_ge(pos, m, 0) {
+                            self.bad[self.bad_len] = m;
+                            self.bad_len += 1;
+                            continue;
+                        }
+                        return Some(m);
+                    }
+                    None => {
+                        self.stage = if self.noisy_only { Stage::Done } else { Stage::GenQuiet };
+                    }
+                },
+                Stage::GenQuiet => {
+                    if self.skip_quiets {
+                        self.stage = Stage::BadNoisy;
+                        continue;
+                    }
+                    self.fill(pos, GenType::Quiet);
+                    for i in 0..self.len {
+                        self.scores[i] = quiet_score(pos, ctx, self.moves[i]);
+                    }
+                    self.stage = Stage::Quiet;
+                }
+                Stage::Quiet => {
+                    if !self.skip_quiets
+                        && let Some(m) = self.take_best()
+                    {
+                        return Some(m);
+                    }
+                    self.stage = Stage::BadNoisy;
+                }
+                Stage::BadNoisy => {
+                    if self.bad_cur < self.bad_len {
+                        self.bad_cur += 1;
+                        return Some(self.bad[self.bad_cur - 1]);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::Done => return None,
+            }
+        }
+    }
+}
+
+/// Whether `m` is a capture or a promotion.
+#[inline(always)]
+pub fn is_noisy(pos: &Position, m: Move) -> bool {
+    m.is_promotion() || (!m.is_drop() && m != Move::NONE && pos.piece_on(m.to()).is_some())
+}
+
+fn noisy_score(pos: &Position, ctx: &OrderingContext, m: Move) -> i32 {
+    if m.is_promotion() {
+        return 8 * SEE_VALUE[3];
+    }
+    let piece = moved_piece(pos, m);
+    let victim = pos.piece_on(m.to()).map_or(crate::board::PieceType::Pawn, |p| p.kind());
+    // Most valuable victim first, the capture history breaking ties between attackers.
+    16 * SEE_VALUE[victim.index()] + ctx.hist.capture(piece, m, victim) / 16
+}
+
+fn quiet_score(pos: &Position, ctx: &OrderingContext, m: Move) -> i32 {
+    if m == ctx.killers[0] {
+        return 1 << 24;
+    }
+    if m == ctx.killers[1] {
+        return (1 << 24) - 1;
+    }
+    let mut score = ctx.hist.quiet(pos.side_to_move(), m);
+    let here = PieceTo::new(moved_piece(pos, m), m);
+    for prev in ctx.cont.iter().flatten() {
+        score += ctx.hist.cont(*prev, here);
+    }
+    if m == ctx.counter {
+        score += 1 << 16;
+    }
+    score
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::perft::{parse_epd, perft};
+
+    fn picker_perft(pos: &mut Position, depth: u32, hist: &Histories) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        // Use the first legal move as a stand-in TT move, so that stage is exercised too.
+        let tt = pos.legal_moves().first().copied().unwrap_or(Move::NONE);
+        let ctx = OrderingContext { hist, killers: [Move::NONE; 2], counter: Move::NONE, cont: [None, None] };
+        let mut mp = MovePicker::new(tt);
+        let mut n = 0;
+        let mut seen = Vec::new();
+        while let Some(m) = mp.next(pos, &ctx) {
+            assert!(!seen.contains(&m), "{m} handed out twice in {}", pos.fen());
+            seen.push(m);
+            pos.do_move(m);
+            n += picker_perft(pos, depth - 1, hist);
+            pos.undo_move();
+        }
+        n
+    }
+
+    #[test]
+    fn perft_through_the_picker_equals_plain_perft() {
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/perft/sittuyin.epd")).unwrap();
+        let hist = Histories::default();
+        for case in parse_epd(&text).unwrap() {
+            let mut pos = Position::from_fen(&case.fen).unwrap();
+            let depth = if case.counts.len() > 3 { 3 } else { 2 };
+            let expected = perft(&mut pos, depth);
+            assert_eq!(picker_perft(&mut pos, depth, &hist), expected, "{}", case.fen);
+        }
+    }
+}

@@ -1,0 +1,570 @@
+//! Principal variation search and quiescence search. Node kinds (root, PV, non-PV) are
+//! zero-sized types, so each kind gets its own compiled copy of the search.
+
+use super::history::{PieceTo, bonus, moved_piece};
+use super::movepick::{MovePicker, OrderingContext, is_noisy};
+use super::params as p;
+use super::see::{captured_value, see_ge};
+use super::tt::Bound;
+use super::worker::Worker;
+use super::{MATE_BOUND, MAX_PLY, VALUE_INFINITE, VALUE_NONE, mate_in, mated_in};
+use crate::board::{Move, MoveList, PieceType};
+use crate::eval::evaluate;
+
+/// The kind of node being searched.
+pub(super) trait NodeType {
+    /// A node on the principal variation (open window).
+    const PV: bool;
+    /// The root node.
+    const ROOT: bool;
+}
+
+/// The root of the search.
+pub(super) struct Root;
+/// A node inside the principal variation.
+pub(super) struct Pv;
+/// A node searched with a null window.
+pub(super) struct NonPv;
+
+impl NodeType for Root {
+    const PV: bool = true;
+    const ROOT: bool = true;
+}
+impl NodeType for Pv {
+    const PV: bool = true;
+    const ROOT: bool = false;
+}
+impl NodeType for NonPv {
+    const PV: bool = false;
+    const ROOT: bool = false;
+}
+
+/// The late move reduction table, in hundredths of a ply: [depth][move number].
+pub(super) fn reduction_table() -> [[i32; 64]; 64] {
+    let mut t = [[0; 64]; 64];
+    let base = p::LMR_BASE.get() as f64 / 100.0;
+    let div = p::LMR_DIV.get() as f64 / 100.0;
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = ((base + (d as f64).ln() * (m as f64).ln() / div) * 100.0) as i32;
+        }
+    }
+    t
+}
+
+impl Worker<'_> {
+    /// The root search of one aspiration window.
+    pub fn search_root(&mut self, alpha: i32, beta: i32, depth: i32) -> i32 {
+        self.ply = 0;
+        self.search::<Root>(alpha, beta, depth, false)
+    }
+
+    /// Whether the position at the current ply is drawn by rule (repetition counts once
+    /// inside the tree), unless the side to move is checkmated.
+    fn is_draw(&self) -> bool {
+        let pos = &self.pos;
+        if pos.is_repetition_draw(self.ply) {
+            return true;
+        }
+        if pos.rule50() >= 100 || pos.counting_expired() {
+            return !pos.in_check() || pos.has_legal_move();
+        }
+        let no_mating_force =
+            (pos.pieces_of_type(PieceType::Rook) | pos.pieces_of_type(PieceType::Khon)).is_empty() && !pos.in_setup();
+        if no_mating_force
+            && pos.has_insufficient_material(crate::board::Color::White)
+            && pos.has_insufficient_material(crate::board::Color::Black)
+        {
+            return true;
+        }
+        pos.pieces_of_color(pos.side_to_move()).count() == 2 && pos.is_promotion_stalemate()
+    }
+
+    fn ordering(&self) -> OrderingContext<'_> {
+        let f = &self.stack[self.ply + super::worker::STACK_OFFSET];
+        let prev1 = self.stack[self.ply + super::worker::STACK_OFFSET - 1].piece_to;
+        let prev2 = self.stack[self.ply + super::worker::STACK_OFFSET - 2].piece_to;
+        OrderingContext {
+            hist: self.hist,
+            killers: f.killers,
+            counter: prev1.map_or(Move::NONE, |pt| self.hist.counter[pt.0 as usize]),
+            cont: [prev1, prev2],
+        }
+    }
+
+    fn update_pv(&mut self, m: Move) {
+        let ply = self.ply;
+        self.pv[ply][ply] = m;
+        let child_len = self.pv_len[ply + 1];
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len.max(ply + 1);
+    }
+
+    fn make(&mut self, m: Move) {
+        let piece = moved_piece(&self.pos, m);
+        let f = self.frame(0);
+        f.current = m;
+        f.piece_to = Some(PieceTo::new(piece, m));
+        self.pos.do_move(m);
+        self.shared.tt.prefetch(self.pos.key());
+        self.ply += 1;
+        self.nodes += 1;
+    }
+
+    fn unmake(&mut self) {
+        self.pos.undo_move();
+        self.ply -= 1;
+    }
+
+    /// Negamax alpha-beta with a principal variation window.
+    pub(super) fn search<N: NodeType>(&mut self, mut alpha: i32, mut beta: i32, mut depth: i32, cut_node: bool) -> i32 {
+        if depth <= 0 {
+            return self.qsearch::<N>(alpha, beta);
+        }
+        let ply = self.ply;
+        self.pv_len[ply] = ply;
+        if N::PV {
+            self.seldepth = self.seldepth.max(ply + 1);
+        }
+        if !N::ROOT {
+            if self.should_stop() {
+                return 0;
+            }
+            if self.is_draw() {
+                return 0;
+            }
+            if ply >= MAX_PLY - 1 {
+                return if self.pos.in_check() { 0 } else { evaluate(&self.pos) };
+            }
+            // Mate distance pruning: no line from here beats a mate already found nearer.
+            alpha = alpha.max(mated_in(ply));
+            beta = beta.min(mate_in(ply + 1));
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let in_check = self.pos.in_check();
+        let excluded = self.frame(0).excluded;
+        let key = self.pos.key();
+        let tte = if excluded == Move::NONE { self.shared.tt.probe(key, ply) } else { None };
+        let tt_move = if N::ROOT { self.root_moves[self.pv_idx].mv } else { tte.map_or(Move::NONE, |e| e.mv) };
+        let tt_move =
+            if tt_move != Move::NONE && (N::ROOT || self.pos.is_legal(tt_move)) { tt_move } else { Move::NONE };
+
+        if !N::PV
+            && let Some(e) = tte
+            && e.depth >= depth
+            && self.pos.rule50() < 90
+            && (e.bound == Bound::Exact
+                || (e.bound == Bound::Lower && e.score >= beta)
+                || (e.bound == Bound::Upper && e.score <= alpha))
+        {
+            return e.score;
+        }
+
+        // Static evaluation, refined by the TT score when its bound allows.
+        let raw_eval = if in_check {
+            VALUE_NONE
+        } else {
+            match tte {
+                Some(e) if e.eval != VALUE_NONE => e.eval,
+                _ => evaluate(&self.pos),
+            }
+        };
+        let mut eval = raw_eval;
+        if let Some(e) = tte
+            && !in_check
+            && e.score.abs() < MATE_BOUND
+            && ((e.bound == Bound::Lower && e.score > eval) || (e.bound == Bound::Upper && e.score < eval))
+        {
+            eval = e.score;
+        }
+        self.frame(0).static_eval = raw_eval;
+        let improving = !in_check && ply >= 2 && {
+            let prev = self.frame(2).static_eval;
+            prev != VALUE_NONE && raw_eval > prev
+        };
+        // Grandchildren start with fresh killers; children share this ply's siblings' ones.
+        self.stack[ply + super::worker::STACK_OFFSET + 2].killers = [Move::NONE; 2];
+        let prev_null = ply > 0 && self.stack[ply + super::worker::STACK_OFFSET - 1].current == Move::NULL;
+
+        if !N::PV && !in_check && excluded == Move::NONE {
+            // Razoring: hopeless at low depth, verify with quiescence.
+            if depth <= 3 && eval + p::RAZOR_MARGIN.get() * depth < alpha {
+                let v = self.qsearch::<NonPv>(alpha, alpha + 1);
+                if v < alpha && v.abs() < MATE_BOUND {
+                    return v;
+                }
+            }
+            // Reverse futility pruning: far above beta at low depth.
+            if depth <= p::RFP_MAX_DEPTH.get()
+                && eval < MATE_BOUND
+                && eval - p::RFP_MARGIN.get() * (depth - improving as i32) >= beta
+            {
+                return (eval + beta) / 2;
+            }
+            // Null move pruning, except where zugzwang is likely: the setup, a side with only
+            // king and pawns, and bare-king endings.
+            let us = self.pos.side_to_move();
+            let pawns_and_king =
+                self.pos.pieces(us, PieceType::Pawn).count() + self.pos.pieces(us, PieceType::King).count();
+            if depth >= p::NMP_MIN_DEPTH.get()
+                && eval >= beta
+                && !prev_null
+                && !self.pos.in_setup()
+                && self.pos.pieces_of_color(us).count() > pawns_and_king
+                && !self.pos.is_bare(!us)
+                && beta > -MATE_BOUND
+            {
+                let r =
+                    p::NMP_BASE.get() + depth / p::NMP_DEPTH_DIV.get() + ((eval - beta) / p::NMP_EVAL_DIV.get()).min(3);
+                let f = self.frame(0);
+                f.current = Move::NULL;
+                f.piece_to = None;
+                self.pos.do_null_move();
+                self.ply += 1;
+                self.nodes += 1;
+                let v = -self.search::<NonPv>(-beta, -beta + 1, depth - r, !cut_node);
+                self.pos.undo_null_move();
+                self.ply -= 1;
+                if self.shared.abort.load(std::sync::atomic::Ordering::Relaxed) {
+                    return 0;
+                }
+                if v >= beta {
+                    return if v >= MATE_BOUND { beta } else { v };
+                }
+            }
+        }
+
+        // Internal iterative reduction: without a TT move this node is probably not worth
+        // its full depth.
+        if tt_move == Move::NONE && depth >= p::IIR_MIN_DEPTH.get() && (N::PV || cut_node) {
+            depth -= 1;
+        }
+
+        let mut mp = MovePicker::new(tt_move);
+        let mut best = -VALUE_INFINITE;
+        let mut best_move = Move::NONE;
+        let mut move_count = 0;
+        let mut quiets = MoveList::new();
+        let mut captures = MoveList::new();
+        let us = self.pos.side_to_move();
+        let reductions = self.reductions;
+        loop {
+            let m = {
+                let ctx = self.ordering();
+                match mp.next(&self.pos, &ctx) {
+                    Some(m) => m,
+                    None => break,
+                }
+            };
+            if m == excluded {
+                continue;
+            }
+            if N::ROOT && !self.root_moves[self.pv_idx..].iter().any(|rm| rm.mv == m) {
+                continue;
+            }
+            move_count += 1;
+            let noisy = is_noisy(&self.pos, m);
+            let gives_check = self.pos.gives_check(m);
+            let hist = if noisy { 0 } else { self.quiet_history(m) };
+            let r = reductions[(depth as usize).min(63)][(move_count as usize).min(63)];
+
+            // Shallow pruning, only once some line avoids being mated.
+            if !N::ROOT && best > -MATE_BOUND && self.pos.pieces_of_color(us).count() > 1 {
+                let lmr_depth = (depth - r / 100).max(0);
+                if !noisy && !gives_check {
+                    if move_count >= (p::LMP_BASE.get() + depth * depth) / (2 - improving as i32) {
+                        mp.skip_quiets();
+                        continue;
+                    }
+                    if !in_check
+                        && lmr_depth <= p::FUTILITY_MAX_DEPTH.get()
+                        && eval + p::FUTILITY_BASE.get() + p::FUTILITY_MARGIN.get() * lmr_depth <= alpha
+                    {
+                        continue;
+                    }
+                    if !see_ge(&self.pos, m, -p::SEE_QUIET_MARGIN.get() * lmr_depth) {
+                        continue;
+                    }
+                } else if !see_ge(&self.pos, m, -p::SEE_NOISY_MARGIN.get() * depth * depth) {
+                    continue;
+                }
+            }
+
+            // Extensions: a TT move much better than every alternative (singular), checks.
+            let mut ext = 0;
+            if !N::ROOT
+                && depth >= p::SE_MIN_DEPTH.get()
+                && m == tt_move
+                && excluded == Move::NONE
+                && let Some(e) = tte
+                && e.depth >= depth - 3
+                && e.bound != Bound::Upper
+                && e.score.abs() < MATE_BOUND
+            {
+                let sbeta = e.score - p::SE_MARGIN.get() * depth;
+                self.frame(0).excluded = m;
+                let v = self.search::<NonPv>(sbeta - 1, sbeta, (depth - 1) / 2, cut_node);
+                self.frame(0).excluded = Move::NONE;
+                if v < sbeta {
+                    ext = 1;
+                } else if sbeta >= beta {
+                    return sbeta;
+                } else if e.score >= beta {
+                    ext = -1;
+                }
+            } else if gives_check && (depth > 4 || see_ge(&self.pos, m, 0)) {
+                ext = 1;
+            }
+            if ply > 2 * self.root_depth as usize {
+                ext = ext.min(0);
+            }
+
+            self.make(m);
+            let new_depth = depth - 1 + ext;
+            let mut v = -VALUE_INFINITE;
+            if depth >= 2 && move_count > 1 + N::ROOT as i32 && (!noisy || !N::PV) {
+                let mut red = r;
+                red += 100 * (!N::PV) as i32 + 100 * cut_node as i32 - 100 * improving as i32;
+                red -= 100 * gives_check as i32;
+                red -= hist * 100 / p::LMR_HISTORY_DIV.get();
+                let d = (new_depth - red / 100).clamp(1, new_depth.max(1));
+                v = -self.search::<NonPv>(-alpha - 1, -alpha, d, true);
+                if v > alpha && d < new_depth {
+                    v = -self.search::<NonPv>(-alpha - 1, -alpha, new_depth, !cut_node);
+                }
+            } else if !N::PV || move_count > 1 {
+                v = -self.search::<NonPv>(-alpha - 1, -alpha, new_depth, !cut_node);
+            }
+            if N::PV && (move_count == 1 || (v > alpha && (N::ROOT || v < beta))) {
+                self.pv_len[ply + 1] = ply + 1;
+                v = -self.search::<Pv>(-beta, -alpha, new_depth, false);
+            }
+            self.unmake();
+            if self.shared.abort.load(std::sync::atomic::Ordering::Relaxed) {
+                return 0;
+            }
+
+            if N::ROOT {
+                let sel = self.seldepth;
+                let pv: Vec<Move> = std::iter::once(m).chain(self.pv[1][1..self.pv_len[1]].iter().copied()).collect();
+                let idx = self.root_moves.iter().position(|rm| rm.mv == m).unwrap_or(0);
+                let rm = &mut self.root_moves[idx];
+                if move_count == 1 || v > alpha {
+                    rm.value = v;
+                    rm.sel_depth = sel;
+                    rm.pv = pv;
+                    if move_count > 1 && self.pv_idx == 0 {
+                        self.best_move_changes += 1.0;
+                    }
+                } else {
+                    rm.value = -VALUE_INFINITE;
+                }
+            }
+
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = m;
+                    if N::PV && !N::ROOT {
+                        self.update_pv(m);
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+            if m != best_move {
+                if noisy {
+                    captures.push(m);
+                } else {
+                    quiets.push(m);
+                }
+            }
+        }
+
+        if move_count == 0 {
+            best = if excluded != Move::NONE {
+                alpha
+            } else if in_check {
+                mated_in(ply)
+            } else {
+                0
+            };
+        } else if best_move != Move::NONE && best >= beta {
+            self.update_histories(best_move, depth, &quiets, &captures);
+        }
+
+        if excluded == Move::NONE && !(N::ROOT && self.pv_idx > 0) {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if N::PV && best_move != Move::NONE {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.shared.tt.store(key, ply, best_move, best, raw_eval, depth, bound, N::PV);
+        }
+        best
+    }
+
+    fn quiet_history(&self, m: Move) -> i32 {
+        let piece_to = PieceTo::new(moved_piece(&self.pos, m), m);
+        let mut h = self.hist.quiet(self.pos.side_to_move(), m);
+        for back in 1..=2 {
+            if let Some(prev) = self.stack[self.ply + super::worker::STACK_OFFSET - back].piece_to {
+                h += self.hist.cont(prev, piece_to);
+            }
+        }
+        h
+    }
+
+    fn update_histories(&mut self, best: Move, depth: i32, quiets: &MoveList, captures: &MoveList) {
+        let b = bonus(depth);
+        let us = self.pos.side_to_move();
+        let prev = [1, 2].map(|back| self.stack[self.ply + super::worker::STACK_OFFSET - back].piece_to);
+        if !is_noisy(&self.pos, best) {
+            let f = self.frame(0);
+            if f.killers[0] != best {
+                f.killers[1] = f.killers[0];
+                f.killers[0] = best;
+            }
+            if let Some(p1) = prev[0] {
+                self.hist.counter[p1.0 as usize] = best;
+            }
+            for (m, sign) in std::iter::once((best, 1)).chain(quiets.iter().map(|&q| (q, -1))) {
+                let piece_to = PieceTo::new(moved_piece(&self.pos, m), m);
+                self.hist.update_quiet(us, m, sign * b);
+                for p in prev.iter().flatten() {
+                    self.hist.update_cont(*p, piece_to, sign * b);
+                }
+            }
+        } else if !best.is_promotion() {
+            self.update_capture(best, b);
+        }
+        for &c in captures.iter() {
+            if !c.is_promotion() {
+                self.update_capture(c, -b);
+            }
+        }
+    }
+
+    fn update_capture(&mut self, m: Move, b: i32) {
+        if let Some(victim) = self.pos.piece_on(m.to()) {
+            let piece = moved_piece(&self.pos, m);
+            self.hist.update_capture(piece, m, victim.kind(), b);
+        }
+    }
+
+    /// Quiescence search: captures and promotions (every evasion when in check) until the
+    /// position is quiet.
+    pub(super) fn qsearch<N: NodeType>(&mut self, mut alpha: i32, beta: i32) -> i32 {
+        let ply = self.ply;
+        self.pv_len[ply] = ply;
+        if N::PV {
+            self.seldepth = self.seldepth.max(ply + 1);
+        }
+        if self.should_stop() {
+            return 0;
+        }
+        if self.is_draw() {
+            return 0;
+        }
+        let in_check = self.pos.in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { evaluate(&self.pos) };
+        }
+        let key = self.pos.key();
+        let tte = self.shared.tt.probe(key, ply);
+        if !N::PV
+            && let Some(e) = tte
+            && (e.bound == Bound::Exact
+                || (e.bound == Bound::Lower && e.score >= beta)
+                || (e.bound == Bound::Upper && e.score <= alpha))
+        {
+            return e.score;
+        }
+        let tt_move = tte.map_or(Move::NONE, |e| e.mv);
+        let tt_move = if tt_move != Move::NONE && self.pos.is_legal(tt_move) { tt_move } else { Move::NONE };
+
+        let mut best;
+        let raw_eval;
+        if in_check {
+            raw_eval = VALUE_NONE;
+            best = -VALUE_INFINITE;
+        } else {
+            raw_eval = match tte {
+                Some(e) if e.eval != VALUE_NONE => e.eval,
+                _ => evaluate(&self.pos),
+            };
+            best = raw_eval;
+            if let Some(e) = tte
+                && e.score.abs() < MATE_BOUND
+                && ((e.bound == Bound::Lower && e.score > best) || (e.bound == Bound::Upper && e.score < best))
+            {
+                best = e.score;
+            }
+            if best >= beta {
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
+
+        let mut mp = MovePicker::quiescence(&self.pos, tt_move);
+        let mut best_move = Move::NONE;
+        let mut move_count = 0;
+        loop {
+            let m = {
+                let ctx = self.ordering();
+                match mp.next(&self.pos, &ctx) {
+                    Some(m) => m,
+                    None => break,
+                }
+            };
+            move_count += 1;
+            if !in_check && best > -MATE_BOUND {
+                if !m.is_promotion() && raw_eval + captured_value(&self.pos, m) + p::QS_DELTA.get() <= alpha {
+                    continue;
+                }
+                if !see_ge(&self.pos, m, 0) {
+                    continue;
+                }
+            }
+            self.make(m);
+            let v = -self.qsearch::<N>(-beta, -alpha);
+            self.unmake();
+            if self.shared.abort.load(std::sync::atomic::Ordering::Relaxed) {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = m;
+                    if N::PV {
+                        self.update_pv(m);
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+        }
+        if in_check && move_count == 0 {
+            return mated_in(ply);
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if N::PV && best_move != Move::NONE {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(key, ply, best_move, best, raw_eval, 0, bound, N::PV);
+        best
+    }
+}

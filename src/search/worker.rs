@@ -1,0 +1,303 @@
+//! One search thread: its position, statistics and search stack, and the iterative
+//! deepening loop with aspiration windows. Thread 0 (the main thread) also watches the
+//! clock and reports progress.
+
+use super::history::{Histories, PieceTo};
+use super::params;
+use super::time::TimeManager;
+use super::tt::{Bound, TranspositionTable};
+use super::{Control, Info, Limits, MATE_BOUND, MAX_PLY, VALUE_INFINITE, VALUE_MATE, VALUE_NONE};
+use crate::board::{Move, Position};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+
+/// What all threads of one search share.
+pub(super) struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    pub control: &'a Control,
+    pub limits: &'a Limits,
+    pub time: TimeManager,
+    /// Set when any stop condition is met; every thread polls it.
+    pub abort: AtomicBool,
+    /// Nodes searched, one counter per thread (padded to avoid false sharing).
+    pub nodes: Vec<PaddedCounter>,
+    pub multipv: usize,
+}
+
+/// A node counter on its own cache line.
+#[repr(align(64))]
+#[derive(Default)]
+pub(super) struct PaddedCounter(pub AtomicU64);
+
+impl Shared<'_> {
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|c| c.0.load(Ordering::Relaxed)).sum()
+    }
+}
+
+/// A root move with the results of its latest search.
+#[derive(Clone, Debug)]
+pub(super) struct RootMove {
+    pub mv: Move,
+    pub value: i32,
+    pub prev_value: i32,
+    pub sel_depth: usize,
+    pub pv: Vec<Move>,
+}
+
+/// Per-ply state of the search.
+#[derive(Clone, Copy)]
+pub(super) struct Frame {
+    pub static_eval: i32,
+    pub killers: [Move; 2],
+    pub current: Move,
+    pub piece_to: Option<PieceTo>,
+    pub excluded: Move,
+}
+
+impl Default for Frame {
+    fn default() -> Self {
+        Frame {
+            static_eval: VALUE_NONE,
+            killers: [Move::NONE; 2],
+            current: Move::NONE,
+            piece_to: None,
+            excluded: Move::NONE,
+        }
+    }
+}
+
+/// Offset of ply 0 in the stack, so that ply - 2 is always a valid index.
+pub(super) const STACK_OFFSET: usize = 2;
+
+/// One search thread.
+pub(super) struct Worker<'a> {
+    pub id: usize,
+    pub pos: Position,
+    pub hist: &'a mut Histories,
+    pub shared: &'a Shared<'a>,
+    pub stack: Vec<Frame>,
+    pub pv: Vec<[Move; MAX_PLY + 1]>,
+    pub pv_len: Vec<usize>,
+    pub ply: usize,
+    pub nodes: u64,
+    pub seldepth: usize,
+    pub root_moves: Vec<RootMove>,
+    pub pv_idx: usize,
+    pub root_depth: i32,
+    pub completed_depth: i32,
+    pub best_move_changes: f64,
+    pub reductions: &'a [[i32; 64]; 64],
+}
+
+impl<'a> Worker<'a> {
+    pub fn new(
+        id: usize,
+        pos: Position,
+        hist: &'a mut Histories,
+        shared: &'a Shared<'a>,
+        root_moves: Vec<Move>,
+        reductions: &'a [[i32; 64]; 64],
+    ) -> Worker<'a> {
+        Worker {
+            id,
+            pos,
+            hist,
+            shared,
+            stack: vec![Frame::default(); MAX_PLY + STACK_OFFSET + 4],
+            pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 2],
+            pv_len: vec![0; MAX_PLY + 2],
+            ply: 0,
+            nodes: 0,
+            seldepth: 0,
+            root_moves: root_moves
+                .into_iter()
+                .map(|mv| RootMove {
+                    mv,
+                    value: -VALUE_INFINITE,
+                    prev_value: -VALUE_INFINITE,
+                    sel_depth: 0,
+                    pv: vec![mv],
+                })
+                .collect(),
+            pv_idx: 0,
+            root_depth: 0,
+            completed_depth: 0,
+            best_move_changes: 0.0,
+            reductions,
+        }
+    }
+
+    /// The frame of the current ply (or `back` plies before it).
+    #[inline(always)]
+    pub fn frame(&mut self, back: usize) -> &mut Frame {
+        &mut self.stack[self.ply + STACK_OFFSET - back]
+    }
+
+    /// Whether this thread should unwind now. The main thread also checks the limits.
+    #[inline]
+    pub fn should_stop(&mut self) -> bool {
+        if self.nodes & 1023 == 0 {
+            self.shared.nodes[self.id].0.store(self.nodes, Ordering::Relaxed);
+            if self.id == 0 {
+                self.check_limits();
+            }
+        }
+        self.shared.abort.load(Ordering::Relaxed)
+    }
+
+    fn check_limits(&self) {
+        let sh = self.shared;
+        if sh.control.stopped() {
+            sh.abort.store(true, Ordering::Relaxed);
+            return;
+        }
+        // The clock never stops a search that is pondering or has no iteration finished yet.
+        if self.completed_depth >= 1 && !sh.control.pondering() && sh.time.hard_limit_reached() {
+            sh.abort.store(true, Ordering::Relaxed);
+        }
+        if let Some(n) = sh.limits.nodes
+            && self.completed_depth >= 1
+            && self.node_total() >= n
+        {
+            sh.abort.store(true, Ordering::Relaxed);
+        }
+    }
+
+    fn node_total(&self) -> u64 {
+        if self.shared.nodes.len() == 1 { self.nodes } else { self.shared.total_nodes() }
+    }
+
+    /// Iterative deepening; `report` receives progress (main thread only).
+    pub fn iterate(&mut self, report: &mut dyn FnMut(&Info)) {
+        let max_depth =
+            self.shared.limits.depth.map_or(MAX_PLY as i32 - 4, |d| (d as i32).clamp(1, MAX_PLY as i32 - 4));
+        let multipv = self.shared.multipv.min(self.root_moves.len()).max(1);
+        let mut last_best = Move::NONE;
+        let mut stable_iterations = 0;
+        for depth in 1..=max_depth {
+            // Helper threads skip some depths so that the threads spread over the tree.
+            if self.id > 0 && depth > 1 && (depth + self.id as i32) % 3 == 0 && depth < max_depth {
+                continue;
+            }
+            self.root_depth = depth;
+            self.best_move_changes *= 0.5;
+            for rm in self.root_moves.iter_mut() {
+                rm.prev_value = rm.value;
+            }
+            for pv_idx in 0..multipv {
+                self.pv_idx = pv_idx;
+                self.seldepth = 0;
+                if !self.aspiration(depth, report) {
+                    break;
+                }
+                self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.value));
+            }
+            if self.shared.abort.load(Ordering::Relaxed) {
+                break;
+            }
+            self.completed_depth = depth;
+            if self.id == 0 {
+                self.report_lines(depth, Bound::Exact, report);
+                if self.main_thread_done(depth, &mut last_best, &mut stable_iterations) {
+                    break;
+                }
+            }
+        }
+        self.shared.nodes[self.id].0.store(self.nodes, Ordering::Relaxed);
+        if self.id == 0 {
+            self.shared.abort.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// One iteration for the current MultiPV line; false if the search was stopped.
+    fn aspiration(&mut self, depth: i32, report: &mut dyn FnMut(&Info)) -> bool {
+        let prev = self.root_moves[self.pv_idx].prev_value;
+        let mut delta = params::ASPIRATION_WINDOW.get();
+        let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
+            ((prev - delta).max(-VALUE_INFINITE), (prev + delta).min(VALUE_INFINITE))
+        } else {
+            (-VALUE_INFINITE, VALUE_INFINITE)
+        };
+        loop {
+            let value = self.search_root(alpha, beta, depth);
+            // Stable sort keeps earlier lines in place when values tie.
+            self.root_moves[self.pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.value));
+            if self.shared.abort.load(Ordering::Relaxed) {
+                return false;
+            }
+            if value <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (value - delta).max(-VALUE_INFINITE);
+                if self.id == 0 && self.shared.time.elapsed() > Duration::from_secs(3) {
+                    self.report_lines(depth, Bound::Upper, report);
+                }
+            } else if value >= beta {
+                beta = (value + delta).min(VALUE_INFINITE);
+                if self.id == 0 && self.shared.time.elapsed() > Duration::from_secs(3) {
+                    self.report_lines(depth, Bound::Lower, report);
+                }
+            } else {
+                return true;
+            }
+            delta += delta / 2;
+        }
+    }
+
+    /// After an iteration: whether the main thread should stop deepening.
+    fn main_thread_done(&mut self, depth: i32, last_best: &mut Move, stable: &mut i32) -> bool {
+        let sh = self.shared;
+        let best = &self.root_moves[0];
+        if let Some(mate) = sh.limits.mate
+            && best.value >= MATE_BOUND
+            && (VALUE_MATE - best.value + 1) / 2 <= mate as i32
+        {
+            return true;
+        }
+        if sh.control.pondering() || !sh.limits.uses_time() {
+            return false;
+        }
+        if sh.limits.movetime.is_some() {
+            return false;
+        }
+        if best.mv == *last_best {
+            *stable = (*stable + 1).min(10);
+        } else {
+            *stable = 0;
+            *last_best = best.mv;
+        }
+        // A best move that keeps changing earns more time, a settled one less; so does a
+        // falling score.
+        let instability = 1.0 + self.best_move_changes;
+        let stability = 1.3 - 0.06 * *stable as f64;
+        let drop = (best.prev_value - best.value).clamp(0, 100) as f64 / 200.0;
+        let factor = (instability * stability * (1.0 + drop)).clamp(0.4, 2.5);
+        depth >= 2 && self.root_moves.len() == 1 || sh.time.soft_limit_reached(factor)
+    }
+
+    /// Sends the current lines to `report`.
+    pub fn report_lines(&self, depth: i32, bound: Bound, report: &mut dyn FnMut(&Info)) {
+        let sh = self.shared;
+        let multipv = sh.multipv.min(self.root_moves.len()).max(1);
+        let nodes = sh.total_nodes().max(self.nodes);
+        let hashfull = sh.tt.hashfull();
+        for (i, rm) in self.root_moves.iter().take(multipv).enumerate() {
+            let searched = i <= self.pv_idx || bound == Bound::Exact;
+            let value = if rm.value == -VALUE_INFINITE || !searched { rm.prev_value } else { rm.value };
+            if value == -VALUE_INFINITE {
+                continue;
+            }
+            report(&Info {
+                depth: depth as u32,
+                seldepth: rm.sel_depth.max(1) as u32,
+                multipv: i + 1,
+                value,
+                bound: if i == self.pv_idx { bound } else { Bound::Exact },
+                nodes,
+                time: sh.time.elapsed(),
+                hashfull,
+                pv: rm.pv.clone(),
+            });
+        }
+    }
+}
