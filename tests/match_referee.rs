@@ -127,3 +127,47 @@ fn startup_errors_are_clear() {
     assert!(run.stderr.contains("option -tb is not supported by sitke match"), "{}", run.stderr);
     assert!(run.stdout.is_empty(), "no game was started: {}", run.stdout);
 }
+
+#[test]
+fn score_adjudication_and_the_move_limit_end_games_early() {
+    let dir = scratch("adjudication");
+    let fsf = |name: &str, nodes: u32| format!("-engine cmd={FSF} name={name} nodes={nodes}");
+    let pgn_of = |name: &str| dir.join(format!("{name}.pgn"));
+    let matches = [
+        // Both engines agree for three moves that the weak side is lost.
+        ("resign", format!("{} {} -resign movecount=3 score=500 -srand 5", fsf("Strong", 4000), fsf("Weak", 100))),
+        // Two close engines see a level game from move 20 on.
+        ("draw", format!("{} {} -draw movenumber=20 movecount=3 score=15 -srand 3", fsf("A", 3000), fsf("B", 2500))),
+        ("maxmoves", format!("{} {} -maxmoves 10 -srand 1", fsf("A", 500), fsf("B", 500))),
+    ];
+    for (name, engines) in &matches {
+        let run = sitke_match(&args(&format!(
+            "{engines} -each tc=30+0.3 -games 2 -repeat -openings random plies=8 -pgnout {}",
+            pgn_of(name).display()
+        )));
+        assert!(run.success, "{}\n{}", run.stdout, run.stderr);
+        let games = finished_games(&run.stdout);
+        assert_eq!(games.len(), 2, "{}", run.stdout);
+        // pyffish confirms that no adjudicated game had ended by the rules.
+        let kinds = verify_with_pyffish(&pgn_of(name), &run.stdout);
+        let text = std::fs::read_to_string(pgn_of(name)).unwrap();
+        let plies: Vec<usize> = sitke::tools::r#match::pgn::read_games(&text).iter().map(|g| g.moves.len()).collect();
+        let descriptions: Vec<&str> = games.values().map(|g| g.description.as_str()).collect();
+        match *name {
+            "resign" => {
+                assert_eq!(final_score(&run.stdout), (2, 0, 0), "{}", run.stdout);
+                assert!(descriptions.iter().all(|d| d.ends_with("wins by adjudication")), "{descriptions:?}");
+            }
+            "draw" => {
+                assert_eq!(kinds.get("unfinished"), Some(&2), "{descriptions:?}");
+                assert!(descriptions.iter().all(|d| *d == "Draw by adjudication"), "{descriptions:?}");
+                // Counting starts after move 20 and needs 3 moves of each side.
+                assert!(plies.iter().all(|&p| p >= 45), "{plies:?}");
+            }
+            _ => {
+                assert!(descriptions.iter().all(|d| *d == "Draw by adjudication: move limit"), "{descriptions:?}");
+                assert_eq!(plies, [20, 20]);
+            }
+        }
+    }
+}

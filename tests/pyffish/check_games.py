@@ -61,13 +61,18 @@ def check(fields):
     if kind in ("repetition", "fifty", "counting", "promotion"):
         if not optional or value != 0 or result != "1/2-1/2":
             return f"claimed {kind} {result}, pyffish is_optional_game_end {optional} {value}"
+        # The FEN's fifth field is the halfmove clock, or while counting runs the counting
+        # ply, which is then never below the halfmove clock (both restart at the captures
+        # that matter, and no pawn or drop is left to restart the clock alone).
         counting = parts[3] != "-"
         clock = int(parts[4])
         clue = {
-            "fifty": not counting and clock >= 100,
+            "fifty": clock >= 100,
             "counting": counting and clock > int(parts[3]),
             "promotion": all(m.endswith("f") for m in legal),
-            "repetition": not (not counting and clock >= 100),
+            # The 50-move rule is judged first, so a repetition shows a clock below 100
+            # (unless counting hides the clock).
+            "repetition": counting or clock < 100,
         }[kind]
         if not clue:
             return f"claimed {kind}, but the final FEN {final} does not show it"

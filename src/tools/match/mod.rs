@@ -102,6 +102,8 @@ impl Tally {
     }
 
     fn elo_line(&self, paired: bool) -> String {
+        // Until the first pair is complete, the single games are all there is to show.
+        let paired = paired && self.pairs.pairs() > 0;
         let e = EloEstimate::from_sample(&self.sample(paired));
         let num = |x: f64| format!("{x:.1}").to_lowercase();
         format!(

@@ -240,4 +240,18 @@ mod tests {
         let got: Vec<_> = (0..4).map(|i| book.get(i).fen.unwrap()).collect();
         assert_eq!(got, ["b", "c", "a", "b"]);
     }
+
+    #[test]
+    fn pgn_openings_are_cut_to_their_plies_and_bad_games_skipped() {
+        let text = "[Event \"one\"]\n\n1. R@a1 R@h8 2. K@e2 K@d7 *\n\n\
+            [Event \"two\"]\n\n1. R@a1 Zz9 *\n\n\
+            [Event \"three\"]\n[FEN \"4k3/8/8/8/8/8/7R/4K3[] w - - 0 40\"]\n\n40. Rh7 Kd8 *\n";
+        let openings = load_pgn(text, "book.pgn", Some(3));
+        assert_eq!(openings.len(), 2, "the game with the bad move is skipped");
+        let uci: Vec<String> = openings[0].moves.iter().map(|m| m.to_string()).collect();
+        assert_eq!(uci, ["R@a1", "R@h8", "K@e2"]);
+        assert_eq!(openings[0].fen, None);
+        assert_eq!(openings[1].fen.as_deref(), Some("4k3/8/8/8/8/8/7R/4K3[] w - - 0 40"));
+        assert_eq!(openings[1].moves.len(), 2);
+    }
 }

@@ -158,8 +158,9 @@ impl Sample {
 pub struct EloEstimate {
     /// The Elo difference (first engine minus second).
     pub elo: f64,
-    /// Half the width of the 95% confidence interval, in Elo (may be infinite or NaN
-    /// while the score is 0 or 1, as in cutechess).
+    /// Half the width of the 95% confidence interval, in Elo: infinite when the interval
+    /// reaches a 0% or 100% score, NaN when the score itself is 0% or 100% (as in
+    /// cutechess).
     pub margin: f64,
     /// The likelihood of superiority: the probability that the first engine is stronger.
     pub los: f64,
@@ -172,8 +173,9 @@ impl EloEstimate {
     pub fn from_sample(sample: &Sample) -> EloEstimate {
         let (n, mu) = (sample.n(), sample.mean());
         let se = if n > 0.0 { (sample.variance() / n).sqrt() } else { 0.0 };
-        let lo = score_to_elo(mu - Z95 * se);
-        let hi = score_to_elo(mu + Z95 * se);
+        // An interval reaching past a 0% or 100% score is unbounded in Elo on that side.
+        let lo = score_to_elo((mu - Z95 * se).max(0.0));
+        let hi = score_to_elo((mu + Z95 * se).min(1.0));
         let los = if se > 0.0 {
             normal_cdf((mu - 0.5) / se)
         } else if mu > 0.5 {
@@ -346,6 +348,10 @@ mod tests {
         let all = Wdl { wins: 4, draws: 0, losses: 0 };
         let e = EloEstimate::from_sample(&all.sample());
         assert!(e.elo.is_infinite() && e.los == 1.0);
+        // A lopsided but not perfect score: the interval is open above.
+        let lopsided = Wdl { wins: 19, draws: 1, losses: 0 };
+        let e = EloEstimate::from_sample(&lopsided.sample());
+        assert!(e.elo.is_finite() && e.margin == f64::INFINITY, "{e:?}");
     }
 
     #[test]
