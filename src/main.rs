@@ -46,6 +46,15 @@ enum Command {
     Datagen(DatagenArgs),
     /// Fit the evaluation weights to datagen data (Texel tuning) and write them into weights.rs.
     Tune(TuneArgs),
+    /// Play an engine-vs-engine match; the arguments follow cutechess-cli, e.g.
+    /// `-engine cmd=./sitke nodes=20000 -engine cmd=/usr/games/fairy-stockfish nodes=20000
+    /// -games 2 -rounds 10 -repeat -openings random plies=8 -pgnout games.pgn`.
+    #[command(disable_help_flag = true)]
+    Match {
+        /// cutechess-cli style arguments.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+        args: Vec<String>,
+    },
 }
 
 /// Options of `sitke tune`.
@@ -146,12 +155,21 @@ struct DatagenArgs {
 }
 
 fn main() {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+    let cli = Cli::parse();
+    // `sitke match -debug` logs the engine traffic, as cutechess-cli's -debug shows it.
+    let debug = matches!(&cli.command, Some(Command::Match { args }) if args.iter().any(|a| a == "-debug"));
+    let filter = if debug { "warn,engine=debug" } else { "warn" };
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(filter))
         .target(env_logger::Target::Stderr)
         .init();
-    let cli = Cli::parse();
     match cli.command {
         None => sitke::protocol::uci::run(),
+        Some(Command::Match { args }) => {
+            if let Err(e) = sitke::tools::r#match::run(&args) {
+                eprintln!("error: {e}");
+                std::process::exit(1);
+            }
+        }
         Some(Command::Bench { depth, threads, hash }) => {
             let r = sitke::tools::bench::run(depth, threads, hash);
             let mut out = std::io::stdout().lock();

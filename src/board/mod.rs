@@ -8,6 +8,7 @@ pub mod movegen;
 pub mod notation;
 pub mod position;
 pub mod rules;
+pub mod san;
 pub mod types;
 pub mod zobrist;
 
@@ -17,4 +18,5 @@ pub use movegen::{GenType, MoveList, MoveSet, SetKind};
 pub use notation::MoveError;
 pub use position::{Position, State};
 pub use rules::{DrawReason, Outcome};
+pub use san::SanError;
 pub use types::{Color, Move, MoveKind, Piece, PieceType, Square};

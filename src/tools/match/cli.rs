@@ -1,0 +1,603 @@
+//! The command line of `sitke match`, in cutechess-cli's syntax (which fastchess shares),
+//! so that existing match scripts run unchanged: `-engine cmd=X name=Y option.Hash=16
+//! tc=10+0.1`, `-each ...`, `-games N -rounds N -repeat -concurrency N`, `-openings ...`,
+//! `-pgnout FILE`, `-sprt ...`, `-resign ...`, `-draw ...`, `-srand N`, `-ratinginterval N`.
+//! Anything it does not support is an error that names it, never silently ignored.
+
+use super::clock::TimeControl;
+use super::stats::Sprt;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The only variant this runner referees.
+pub const VARIANT: &str = "sittuyin";
+
+/// How one engine is started and limited.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineConfig {
+    /// The name shown in output and PGN.
+    pub name: String,
+    /// The program to run.
+    pub cmd: String,
+    /// Its command-line arguments.
+    pub args: Vec<String>,
+    /// Its working directory, if not ours.
+    pub dir: Option<PathBuf>,
+    /// UCI options to set, in order.
+    pub options: Vec<(String, String)>,
+    /// Its clock (`tc=`), if any.
+    pub tc: Option<TimeControl>,
+    /// Fixed time per move (`st=`).
+    pub movetime: Option<Duration>,
+    /// Node limit per move (`nodes=`).
+    pub nodes: Option<u64>,
+    /// Depth limit per move (`depth=`).
+    pub depth: Option<u32>,
+    /// How far past its time an engine may answer before it forfeits (`timemargin=` ms).
+    pub timemargin: Duration,
+    /// Restart the process before every game (`restart=on`) instead of reusing it.
+    pub restart: bool,
+    /// A file to append the engine's stderr to (`stderr=`), else it is logged at debug level.
+    pub stderr: Option<PathBuf>,
+}
+
+/// Where game openings come from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OpeningSource {
+    /// Every game from the start position.
+    StartPosition,
+    /// A file of positions (EPD/FEN) or games (PGN).
+    File {
+        /// The file.
+        path: PathBuf,
+        /// Its format.
+        format: OpeningFormat,
+        /// Taken in order, or shuffled with the `-srand` seed.
+        random_order: bool,
+        /// At most this many plies of a PGN opening are played.
+        plies: Option<usize>,
+        /// The 1-based index of the first opening used.
+        start: usize,
+    },
+    /// A random setup: this many random legal plies from the start position.
+    Random {
+        /// The plies played at random (16 covers the whole setup phase).
+        plies: usize,
+    },
+}
+
+/// The format of an opening file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpeningFormat {
+    /// One FEN or EPD position a line.
+    Epd,
+    /// PGN games: the FEN tag if any, then the moves.
+    Pgn,
+}
+
+/// Resign adjudication: a side loses once its engine has reported a score of `-score` or
+/// worse for `movecount` moves in a row (and, two-sided, the opponent `+score` or better).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResignRule {
+    /// Consecutive moves needed.
+    pub movecount: u32,
+    /// The threshold in centipawns.
+    pub score: i32,
+    /// Whether both engines must agree.
+    pub twosided: bool,
+}
+
+/// Draw adjudication: from move `movenumber` on, both engines' scores within `score`
+/// centipawns of zero for `movecount` moves each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DrawRule {
+    /// The first full move at which a draw may be adjudicated.
+    pub movenumber: u32,
+    /// Consecutive moves of each side needed.
+    pub movecount: u32,
+    /// The threshold in centipawns.
+    pub score: i32,
+}
+
+/// Everything a match needs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchConfig {
+    /// The two engines; the first is the one whose score is reported.
+    pub engines: Vec<EngineConfig>,
+    /// Games per encounter (`-games`).
+    pub games: u32,
+    /// Encounters (`-rounds`).
+    pub rounds: u32,
+    /// Play every opening twice with colours swapped (`-repeat`).
+    pub repeat: bool,
+    /// Games played at once (`-concurrency`).
+    pub concurrency: usize,
+    /// Openings.
+    pub openings: OpeningSource,
+    /// PGN output file and whether to leave out move comments (`min`).
+    pub pgnout: Option<(PathBuf, bool)>,
+    /// The SPRT, if the match should stop once it decides.
+    pub sprt: Option<Sprt>,
+    /// Resign adjudication.
+    pub resign: Option<ResignRule>,
+    /// Draw adjudication.
+    pub draw: Option<DrawRule>,
+    /// Adjudicate a draw after this many moves of each side (`-maxmoves`).
+    pub maxmoves: Option<u32>,
+    /// Seed for shuffled and random openings (`-srand`).
+    pub srand: Option<u64>,
+    /// Print the Elo (and SPRT) lines every this many games (`-ratinginterval`, 0: only
+    /// at the end).
+    pub rating_interval: u32,
+    /// The PGN `Event` tag.
+    pub event: String,
+    /// The PGN `Site` tag.
+    pub site: String,
+    /// Log every line exchanged with the engines (`-debug`).
+    pub debug: bool,
+    /// Milliseconds to wait between games (`-wait`).
+    pub wait: Duration,
+}
+
+impl MatchConfig {
+    /// Games to play in all.
+    pub fn total_games(&self) -> u64 {
+        self.games as u64 * self.rounds as u64
+    }
+}
+
+/// Splits `key=value`.
+fn key_value(token: &str) -> Result<(&str, &str), String> {
+    token.split_once('=').ok_or_else(|| format!("expected key=value, got '{token}'"))
+}
+
+fn number<T: std::str::FromStr>(what: &str, s: &str) -> Result<T, String> {
+    s.parse::<T>().map_err(|_| format!("{what}: '{s}' is not a valid number"))
+}
+
+fn boolean(what: &str, s: &str) -> Result<bool, String> {
+    match s {
+        "true" | "on" | "yes" | "1" => Ok(true),
+        "false" | "off" | "no" | "0" => Ok(false),
+        _ => Err(format!("{what}: expected true or false, got '{s}'")),
+    }
+}
+
+fn seconds(what: &str, s: &str) -> Result<Duration, String> {
+    let v: f64 = number(what, s)?;
+    if !(v.is_finite() && v > 0.0) {
+        return Err(format!("{what}: '{s}' must be a positive number of seconds"));
+    }
+    Ok(Duration::from_secs_f64(v))
+}
+
+/// Engine settings as written, before `-each` is merged in.
+#[derive(Default, Clone)]
+struct EngineArgs {
+    pairs: Vec<(String, String)>,
+}
+
+fn engine_from(each: &EngineArgs, own: &EngineArgs, index: usize) -> Result<EngineConfig, String> {
+    let mut e = EngineConfig {
+        name: String::new(),
+        cmd: String::new(),
+        args: Vec::new(),
+        dir: None,
+        options: Vec::new(),
+        tc: None,
+        movetime: None,
+        nodes: None,
+        depth: None,
+        timemargin: Duration::ZERO,
+        restart: false,
+        stderr: None,
+    };
+    // `-each` first, so that the engine's own settings win.
+    for (key, value) in each.pairs.iter().chain(&own.pairs) {
+        let (key, value) = (key.as_str(), value.as_str());
+        match key {
+            "cmd" => e.cmd = value.to_string(),
+            "name" => e.name = value.to_string(),
+            "arg" => e.args.push(value.to_string()),
+            "dir" => e.dir = Some(PathBuf::from(value)),
+            "proto" if value == "uci" => {}
+            "proto" => return Err(format!("proto={value}: only UCI engines are supported")),
+            "tc" => {
+                e.tc = Some(TimeControl::parse(value)?);
+                e.movetime = None;
+            }
+            "st" => {
+                e.movetime = Some(seconds("st", value)?);
+                e.tc = None;
+            }
+            "nodes" => e.nodes = Some(number("nodes", value)?),
+            "depth" => e.depth = Some(number("depth", value)?),
+            "timemargin" => e.timemargin = Duration::from_millis(number("timemargin", value)?),
+            "restart" => {
+                e.restart = match value {
+                    "on" => true,
+                    "off" | "auto" => false,
+                    _ => return Err(format!("restart={value}: expected on, off or auto")),
+                }
+            }
+            "stderr" => e.stderr = Some(PathBuf::from(value)),
+            _ => {
+                if let Some(name) = key.strip_prefix("option.") {
+                    if name.eq_ignore_ascii_case("UCI_Variant") {
+                        return Err("option.UCI_Variant: the variant is set with -variant".to_string());
+                    }
+                    // A later setting of the same option replaces the earlier one.
+                    e.options.retain(|(n, _)| n != name);
+                    e.options.push((name.to_string(), value.to_string()));
+                } else {
+                    return Err(format!(
+                        "engine setting '{key}' is not supported by sitke match \
+                         (supported: cmd name arg dir proto tc st nodes depth timemargin \
+                         restart stderr option.NAME)"
+                    ));
+                }
+            }
+        }
+    }
+    if e.cmd.is_empty() {
+        return Err(format!("engine {}: cmd= is missing", index + 1));
+    }
+    if e.name.is_empty() {
+        e.name = std::path::Path::new(&e.cmd).file_name().map_or(e.cmd.clone(), |f| f.to_string_lossy().into_owned());
+    }
+    let untimed = matches!(e.tc, None | Some(TimeControl::Infinite));
+    if untimed && e.movetime.is_none() && e.nodes.is_none() && e.depth.is_none() {
+        return Err(format!("engine '{}' has no limit: give it tc=, st=, nodes= or depth= (or use -each)", e.name));
+    }
+    Ok(e)
+}
+
+fn parse_openings(tokens: &[String]) -> Result<OpeningSource, String> {
+    let (mut path, mut format, mut random_order, mut plies, mut start, mut random) =
+        (None, None, false, None, 1usize, false);
+    for t in tokens {
+        if t == "random" {
+            random = true;
+            continue;
+        }
+        let (k, v) = key_value(t)?;
+        match k {
+            "file" => path = Some(PathBuf::from(v)),
+            "format" => {
+                format = Some(match v {
+                    "epd" => OpeningFormat::Epd,
+                    "pgn" => OpeningFormat::Pgn,
+                    _ => return Err(format!("-openings format={v}: expected epd or pgn")),
+                })
+            }
+            "order" => {
+                random_order = match v {
+                    "random" => true,
+                    "sequential" => false,
+                    _ => {
+                        return Err(format!("-openings order={v}: expected random or sequential"));
+                    }
+                }
+            }
+            "plies" => plies = Some(number("-openings plies", v)?),
+            "start" => {
+                start = number("-openings start", v)?;
+                if start == 0 {
+                    return Err("-openings start= counts from 1".to_string());
+                }
+            }
+            "policy" if v == "default" => {}
+            _ => return Err(format!("-openings {k}={v} is not supported")),
+        }
+    }
+    match (random, path) {
+        (true, Some(_)) => Err("-openings: 'random' and file= exclude each other".to_string()),
+        (true, None) => Ok(OpeningSource::Random { plies: plies.unwrap_or(8) }),
+        (false, None) => Err("-openings needs file=FILE (or 'random plies=K')".to_string()),
+        (false, Some(path)) => {
+            let format = format.unwrap_or_else(|| {
+                if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("pgn")) {
+                    OpeningFormat::Pgn
+                } else {
+                    OpeningFormat::Epd
+                }
+            });
+            Ok(OpeningSource::File { path, format, random_order, plies, start })
+        }
+    }
+}
+
+fn parse_sprt(tokens: &[String]) -> Result<Sprt, String> {
+    let mut s = Sprt { elo0: f64::NAN, elo1: f64::NAN, alpha: 0.05, beta: 0.05 };
+    for t in tokens {
+        let (k, v) = key_value(t)?;
+        match k {
+            "elo0" => s.elo0 = number("-sprt elo0", v)?,
+            "elo1" => s.elo1 = number("-sprt elo1", v)?,
+            "alpha" => s.alpha = number("-sprt alpha", v)?,
+            "beta" => s.beta = number("-sprt beta", v)?,
+            "model" if v == "logistic" => {}
+            _ => return Err(format!("-sprt {k}={v} is not supported (Elo is logistic)")),
+        }
+    }
+    if !(s.elo0.is_finite() && s.elo1.is_finite() && s.elo0 < s.elo1) {
+        return Err("-sprt needs elo0 < elo1".to_string());
+    }
+    if !(s.alpha > 0.0 && s.beta > 0.0 && s.alpha + s.beta < 1.0) {
+        return Err("-sprt needs alpha, beta > 0 with alpha + beta < 1".to_string());
+    }
+    Ok(s)
+}
+
+fn parse_resign(tokens: &[String]) -> Result<ResignRule, String> {
+    let mut r = ResignRule { movecount: 0, score: 0, twosided: true };
+    for t in tokens {
+        let (k, v) = key_value(t)?;
+        match k {
+            "movecount" => r.movecount = number("-resign movecount", v)?,
+            "score" => r.score = number("-resign score", v)?,
+            "twosided" => r.twosided = boolean("-resign twosided", v)?,
+            _ => return Err(format!("-resign {k}= is not supported")),
+        }
+    }
+    if r.movecount == 0 || r.score <= 0 {
+        return Err("-resign needs movecount=N and score=CP, both positive".to_string());
+    }
+    Ok(r)
+}
+
+fn parse_draw(tokens: &[String]) -> Result<DrawRule, String> {
+    let mut d = DrawRule { movenumber: 0, movecount: 0, score: -1 };
+    for t in tokens {
+        let (k, v) = key_value(t)?;
+        match k {
+            "movenumber" => d.movenumber = number("-draw movenumber", v)?,
+            "movecount" => d.movecount = number("-draw movecount", v)?,
+            "score" => d.score = number("-draw score", v)?,
+            _ => return Err(format!("-draw {k}= is not supported")),
+        }
+    }
+    if d.movecount == 0 || d.score < 0 {
+        return Err("-draw needs movecount=N and score=CP".to_string());
+    }
+    Ok(d)
+}
+
+/// Parses the arguments after `sitke match`.
+pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
+    let mut cfg = MatchConfig {
+        engines: Vec::new(),
+        games: 1,
+        rounds: 1,
+        repeat: false,
+        concurrency: 1,
+        openings: OpeningSource::StartPosition,
+        pgnout: None,
+        sprt: None,
+        resign: None,
+        draw: None,
+        maxmoves: None,
+        srand: None,
+        rating_interval: 10,
+        event: "?".to_string(),
+        site: "?".to_string(),
+        debug: false,
+        wait: Duration::ZERO,
+    };
+    let mut each = EngineArgs::default();
+    let mut engines: Vec<EngineArgs> = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let opt = args[i].as_str();
+        // The option's values: every following token that is not itself an option.
+        let mut j = i + 1;
+        while j < args.len() && !(args[j].starts_with('-') && args[j].len() > 1) {
+            j += 1;
+        }
+        let values = &args[i + 1..j];
+        let one = || -> Result<&str, String> {
+            match values {
+                [v] => Ok(v.as_str()),
+                _ => Err(format!("{opt} takes exactly one value")),
+            }
+        };
+        let none = || -> Result<(), String> {
+            if values.is_empty() { Ok(()) } else { Err(format!("{opt} takes no value, got '{}'", values.join(" "))) }
+        };
+        match opt {
+            "-engine" | "-each" => {
+                let mut e = EngineArgs::default();
+                for t in values {
+                    let Some((k, v)) = t.split_once('=') else {
+                        return Err(format!(
+                            "{opt}: engine setting '{t}' is not supported by sitke match \
+                             (settings are key=value)"
+                        ));
+                    };
+                    e.pairs.push((k.to_string(), v.to_string()));
+                }
+                if opt == "-each" {
+                    each.pairs.extend(e.pairs);
+                } else {
+                    engines.push(e);
+                }
+            }
+            "-variant" => {
+                let v = one()?;
+                if v != VARIANT {
+                    return Err(format!("-variant {v}: sitke match referees sittuyin only"));
+                }
+            }
+            "-games" => cfg.games = number("-games", one()?)?,
+            "-rounds" => cfg.rounds = number("-rounds", one()?)?,
+            "-repeat" => {
+                if let [n] = values
+                    && n != "2"
+                {
+                    return Err(format!("-repeat {n}: only pairs (-repeat 2) are supported"));
+                }
+                if values.len() > 1 {
+                    return Err("-repeat takes at most one value".to_string());
+                }
+                cfg.repeat = true;
+            }
+            "-concurrency" => {
+                cfg.concurrency = number("-concurrency", one()?)?;
+                if cfg.concurrency == 0 {
+                    return Err("-concurrency must be at least 1".to_string());
+                }
+            }
+            "-openings" => cfg.openings = parse_openings(values)?,
+            "-pgnout" => cfg.pgnout = Some(parse_pgnout(values)?),
+            "-sprt" => cfg.sprt = Some(parse_sprt(values)?),
+            "-resign" => cfg.resign = Some(parse_resign(values)?),
+            "-draw" => cfg.draw = Some(parse_draw(values)?),
+            "-maxmoves" => cfg.maxmoves = Some(number("-maxmoves", one()?)?),
+            "-srand" => cfg.srand = Some(number("-srand", one()?)?),
+            "-ratinginterval" => cfg.rating_interval = number("-ratinginterval", one()?)?,
+            "-event" => cfg.event = values.join(" "),
+            "-site" => cfg.site = values.join(" "),
+            "-debug" => {
+                none()?;
+                cfg.debug = true;
+            }
+            // Crashed engines are always restarted.
+            "-recover" => none()?,
+            "-wait" => cfg.wait = Duration::from_millis(number("-wait", one()?)?),
+            "-tournament" => {
+                let t = one()?;
+                if t != "round-robin" && t != "gauntlet" {
+                    return Err(format!("-tournament {t} is not supported"));
+                }
+            }
+            _ if opt.starts_with('-') => {
+                return Err(format!(
+                    "option {opt} is not supported by sitke match; supported: -engine -each \
+                     -variant -games -rounds -repeat -concurrency -openings -pgnout -sprt \
+                     -resign -draw -maxmoves -srand -ratinginterval -event -site -debug \
+                     -recover -wait -tournament"
+                ));
+            }
+            _ => return Err(format!("unexpected argument '{opt}'")),
+        }
+        i = j;
+    }
+    if engines.len() != 2 {
+        return Err(format!("sitke match plays two engines against each other; got {} -engine options", engines.len()));
+    }
+    for (k, e) in engines.iter().enumerate() {
+        cfg.engines.push(engine_from(&each, e, k)?);
+    }
+    if cfg.games == 0 || cfg.rounds == 0 {
+        return Err("-games and -rounds must be at least 1".to_string());
+    }
+    Ok(cfg)
+}
+
+fn parse_pgnout(values: &[String]) -> Result<(PathBuf, bool), String> {
+    let (mut path, mut minimal) = (None, false);
+    for v in values {
+        match v.split_once('=') {
+            Some(("file", f)) => path = Some(PathBuf::from(f)),
+            Some(("min", b)) => minimal = boolean("-pgnout min", b)?,
+            Some((k, _)) => return Err(format!("-pgnout {k}= is not supported")),
+            None if v == "min" => minimal = true,
+            None if v == "fi" => {
+                return Err("-pgnout fi (unfinished games) is not supported".to_string());
+            }
+            None if path.is_none() => path = Some(PathBuf::from(v)),
+            None => return Err(format!("-pgnout: unexpected '{v}'")),
+        }
+    }
+    path.map(|p| (p, minimal)).ok_or_else(|| "-pgnout needs a file name".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn reads_a_typical_cutechess_command_line() {
+        let cfg = parse(&args(
+            "-engine cmd=./new name=New option.Hash=16 -engine cmd=/usr/bin/old arg=-uci \
+             -each tc=10+0.1 option.Hash=8 option.Threads=1 timemargin=50 \
+             -games 2 -rounds 100 -repeat -concurrency 2 -variant sittuyin \
+             -openings file=book.epd format=epd order=random start=3 -srand 42 \
+             -pgnout out.pgn min -sprt elo0=0 elo1=5 alpha=0.05 beta=0.1 \
+             -resign movecount=3 score=600 twosided=false -draw movenumber=40 movecount=8 \
+             score=10 -ratinginterval 20 -maxmoves 200",
+        ))
+        .unwrap();
+        assert_eq!(cfg.engines.len(), 2);
+        let (a, b) = (&cfg.engines[0], &cfg.engines[1]);
+        assert_eq!((a.name.as_str(), a.cmd.as_str()), ("New", "./new"));
+        assert_eq!(b.name, "old");
+        assert_eq!(b.args, vec!["-uci"]);
+        // The engine's own Hash beats -each's; -each's Threads reaches both.
+        assert!(a.options.contains(&("Hash".into(), "16".into())));
+        assert!(!a.options.contains(&("Hash".into(), "8".into())));
+        assert!(b.options.contains(&("Threads".into(), "1".into())));
+        assert_eq!(a.tc, Some(TimeControl::parse("10+0.1").unwrap()));
+        assert_eq!(b.timemargin, Duration::from_millis(50));
+        assert_eq!((cfg.total_games(), cfg.repeat, cfg.concurrency), (200, true, 2));
+        assert_eq!(
+            cfg.openings,
+            OpeningSource::File {
+                path: "book.epd".into(),
+                format: OpeningFormat::Epd,
+                random_order: true,
+                plies: None,
+                start: 3
+            }
+        );
+        assert_eq!(cfg.pgnout, Some(("out.pgn".into(), true)));
+        let sprt = cfg.sprt.unwrap();
+        assert_eq!((sprt.elo0, sprt.elo1, sprt.beta), (0.0, 5.0, 0.1));
+        assert_eq!(cfg.resign, Some(ResignRule { movecount: 3, score: 600, twosided: false }));
+        assert_eq!(cfg.draw.map(|d| d.movenumber), Some(40));
+        assert_eq!((cfg.srand, cfg.rating_interval, cfg.maxmoves), (Some(42), 20, Some(200)));
+    }
+
+    #[test]
+    fn fixed_limits_and_random_openings() {
+        let cfg =
+            parse(&args("-engine cmd=a nodes=5000 -engine cmd=b depth=4 st=0.5 -openings random plies=12")).unwrap();
+        assert_eq!(cfg.engines[0].nodes, Some(5000));
+        assert_eq!(cfg.engines[1].depth, Some(4));
+        assert_eq!(cfg.engines[1].movetime, Some(Duration::from_millis(500)));
+        assert_eq!(cfg.openings, OpeningSource::Random { plies: 12 });
+        assert_eq!(cfg.total_games(), 1);
+    }
+
+    #[test]
+    fn refuses_what_it_does_not_support_by_name() {
+        for (line, needle) in [
+            ("-engine cmd=a tc=1 -engine cmd=b tc=1 -tb /syzygy", "-tb"),
+            ("-engine cmd=a tc=1 -engine cmd=b tc=1 -variant chess", "sittuyin only"),
+            ("-engine cmd=a tc=1 proto=xboard -engine cmd=b tc=1", "only UCI"),
+            ("-engine cmd=a tc=1 book=x.bin -engine cmd=b tc=1", "'book'"),
+            ("-engine cmd=a tc=1 ponder -engine cmd=b tc=1", "'ponder'"),
+            ("-engine cmd=a tc=1", "two engines"),
+            ("-engine cmd=a -engine cmd=b tc=1", "no limit"),
+            ("-engine cmd=a tc=inf -engine cmd=b tc=1", "no limit"),
+            ("-engine name=x tc=1 -engine cmd=b tc=1", "cmd= is missing"),
+            ("-engine cmd=a tc=1 -engine cmd=b tc=fast", "invalid time control"),
+            ("-engine cmd=a tc=1 -engine cmd=b tc=1 -sprt elo0=5 elo1=0", "elo0 < elo1"),
+            ("-engine cmd=a tc=1 -engine cmd=b tc=1 -sprt elo0=0 elo1=5 model=normalized", "model"),
+            ("-engine cmd=a tc=1 -engine cmd=b tc=1 -repeat 4", "pairs"),
+            ("-engine cmd=a tc=1 -engine cmd=b tc=1 -openings file=x policy=round", "policy"),
+            ("-engine cmd=a tc=1 -engine cmd=b tc=1 -pgnout x.pgn fi", "fi"),
+            ("-engine cmd=a tc=1 -engine cmd=b tc=1 -games", "exactly one value"),
+            ("stray -engine cmd=a tc=1 -engine cmd=b tc=1", "unexpected argument"),
+        ] {
+            match parse(&args(line)) {
+                Ok(_) => panic!("'{line}' must be refused"),
+                Err(e) => assert!(e.contains(needle), "'{line}': '{e}' lacks '{needle}'"),
+            }
+        }
+    }
+}

@@ -1,0 +1,362 @@
+//! `sitke match`: an engine-vs-engine runner with Sittuyin adjudication, PGN output and
+//! the SPRT, driven by a cutechess-cli command line.
+//!
+//! Workers (one per `-concurrency` slot) each own one process of each engine, reused
+//! across games with `ucinewgame` and restarted when it dies. The main thread collects
+//! finished games, prints cutechess-cli's lines, writes the PGN, keeps the statistics
+//! (per game, and per game pair with `-repeat`) and stops the match once the SPRT decides.
+
+pub mod cli;
+pub mod clock;
+pub mod engine;
+pub mod game;
+pub mod openings;
+pub mod pgn;
+pub mod stats;
+
+use crate::board::Color;
+use cli::{MatchConfig, VARIANT};
+use engine::Engine;
+use game::{Adjudication, GameRecord, GameSpec};
+use openings::OpeningBook;
+use stats::{EloEstimate, Pentanomial, Sample, SprtState, Wdl};
+use std::collections::HashMap;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::mpsc::{Sender, channel};
+
+/// Consecutive failed restarts of one engine after which the match is given up.
+const MAX_RESTART_FAILURES: u32 = 3;
+
+/// What a worker tells the main thread.
+enum Event {
+    Started { number: u64, white: String, black: String },
+    Finished(Box<GameRecord>),
+    Fatal(String),
+}
+
+/// Writes a line to stdout; a closed stdout (say, piped into `head`) is not worth a panic.
+fn say(line: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+/// How the match went, for the caller.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    /// Results from the first engine's point of view.
+    pub wdl: Wdl,
+    /// Completed game pairs (with `-repeat`).
+    pub pairs: Pentanomial,
+    /// The SPRT's verdict, if one ran.
+    pub sprt: Option<SprtState>,
+}
+
+/// The running totals of a match.
+struct Tally {
+    first: String,
+    second: String,
+    total: Wdl,
+    first_as: [Wdl; 2],
+    white_view: Wdl,
+    pairs: Pentanomial,
+    pending: HashMap<u64, usize>,
+}
+
+impl Tally {
+    fn add(&mut self, rec: &GameRecord, paired: bool) {
+        let half = rec.first_half_points();
+        let bump = |w: &mut Wdl, half: usize| match half {
+            2 => w.wins += 1,
+            1 => w.draws += 1,
+            _ => w.losses += 1,
+        };
+        bump(&mut self.total, half);
+        let side = if rec.first_is_white { Color::White } else { Color::Black };
+        bump(&mut self.first_as[side.index()], half);
+        let white_half = match rec.result.winner {
+            None => 1,
+            Some(Color::White) => 2,
+            Some(Color::Black) => 0,
+        };
+        bump(&mut self.white_view, white_half);
+        if paired {
+            let pair = (rec.number - 1) / 2;
+            match self.pending.remove(&pair) {
+                Some(other) => self.pairs.add(other + half),
+                None => {
+                    self.pending.insert(pair, half);
+                }
+            }
+        }
+    }
+
+    fn score_line(label: &str, w: &Wdl) -> String {
+        format!("{label}: {} - {} - {}  [{:.3}] {}", w.wins, w.losses, w.draws, w.score(), w.games())
+    }
+
+    /// The sample the statistics work on: game pairs when openings are repeated.
+    fn sample(&self, paired: bool) -> Sample {
+        if paired { self.pairs.sample() } else { self.total.sample() }
+    }
+
+    fn elo_line(&self, paired: bool) -> String {
+        // Until the first pair is complete, the single games are all there is to show.
+        let paired = paired && self.pairs.pairs() > 0;
+        let e = EloEstimate::from_sample(&self.sample(paired));
+        let num = |x: f64| format!("{x:.1}").to_lowercase();
+        format!(
+            "Elo difference: {} +/- {}, LOS: {} %, DrawRatio: {} %",
+            num(e.elo),
+            num(e.margin),
+            num(100.0 * e.los),
+            num(100.0 * self.total.draw_ratio())
+        )
+    }
+}
+
+fn sprt_line(sprt: &stats::Sprt, llr: f64, state: SprtState) -> String {
+    let (lower, upper) = (sprt.lower_bound(), sprt.upper_bound());
+    // The share of the way to the bound the LLR is heading for.
+    let percent = if llr >= 0.0 { 100.0 * llr / upper } else { -100.0 * llr / lower };
+    let verdict = match state {
+        SprtState::Continue => "",
+        SprtState::AcceptH0 => " - H0 was accepted",
+        SprtState::AcceptH1 => " - H1 was accepted",
+    };
+    format!("SPRT: llr {llr:.3} ({percent:.1}%), lbound {lower:.2}, ubound {upper:.2}{verdict}")
+}
+
+/// Plays games on one worker until the schedule runs out or the match stops.
+struct Worker<'a> {
+    cfg: &'a MatchConfig,
+    book: &'a OpeningBook,
+    next: &'a AtomicU64,
+    stop: &'a AtomicBool,
+    restart_failures: &'a [AtomicU32; 2],
+    events: Sender<Event>,
+}
+
+impl Worker<'_> {
+    fn run(&self, mut engines: [Option<Engine>; 2]) {
+        let rules = Adjudication { resign: self.cfg.resign, draw: self.cfg.draw, maxmoves: self.cfg.maxmoves };
+        let mut played = 0u64;
+        while !self.stop.load(Ordering::Relaxed) {
+            let index = self.next.fetch_add(1, Ordering::Relaxed);
+            if index >= self.cfg.total_games() {
+                break;
+            }
+            // Colours alternate; with -repeat both games of a pair share the opening.
+            let first_is_white = index.is_multiple_of(2);
+            let opening = self.book.get(if self.cfg.repeat { index / 2 } else { index });
+            let spec = GameSpec { number: index + 1, opening: &opening, first_is_white };
+            let [w, b] = if first_is_white { [0, 1] } else { [1, 0] };
+            if let Some(k) = self.ensure_running(&mut engines, played) {
+                let loser = if k == w { Color::White } else { Color::Black };
+                let (wc, bc) = (&self.cfg.engines[w], &self.cfg.engines[b]);
+                let rec = game::unplayed(&spec, wc, bc, loser);
+                let _ = self.events.send(Event::Finished(Box::new(rec)));
+                continue;
+            }
+            let [e0, e1] = &mut engines;
+            let (Some(e0), Some(e1)) = (e0.as_mut(), e1.as_mut()) else {
+                break;
+            };
+            let (white, black) = if first_is_white { (e0, e1) } else { (e1, e0) };
+            let _ = self.events.send(Event::Started {
+                number: spec.number,
+                white: white.config.name.clone(),
+                black: black.config.name.clone(),
+            });
+            match game::play(&spec, white, black, &rules, self.stop) {
+                Some(rec) => {
+                    let _ = self.events.send(Event::Finished(Box::new(rec)));
+                }
+                None => break,
+            }
+            played += 1;
+            if !self.cfg.wait.is_zero() {
+                std::thread::sleep(self.cfg.wait);
+            }
+        }
+        for e in engines.into_iter().flatten() {
+            e.quit();
+        }
+    }
+
+    /// Restarts engines that died (or all, with `restart=on`, after the first game).
+    /// Returns the index of an engine that could not be started.
+    fn ensure_running(&self, engines: &mut [Option<Engine>; 2], played: u64) -> Option<usize> {
+        for (k, slot) in engines.iter_mut().enumerate() {
+            let cfg = &self.cfg.engines[k];
+            let fresh = match slot {
+                Some(e) => e.is_usable() && !(cfg.restart && played > 0),
+                None => false,
+            };
+            if fresh {
+                continue;
+            }
+            if let Some(old) = slot.take() {
+                old.quit();
+            }
+            match Engine::start(cfg, VARIANT) {
+                Ok(e) => {
+                    *slot = Some(e);
+                    self.restart_failures[k].store(0, Ordering::Relaxed);
+                }
+                Err(e) => {
+                    let n = self.restart_failures[k].fetch_add(1, Ordering::Relaxed) + 1;
+                    log::error!("could not restart engine '{}': {e}", cfg.name);
+                    if n >= MAX_RESTART_FAILURES {
+                        let _ = self.events.send(Event::Fatal(format!(
+                            "engine '{}' failed to restart {n} times in a row: {e}",
+                            cfg.name
+                        )));
+                        self.stop.store(true, Ordering::Relaxed);
+                    }
+                    return Some(k);
+                }
+            }
+        }
+        None
+    }
+}
+
+/// Runs a match from `sitke match` arguments; prints the games and statistics to stdout.
+pub fn run(args: &[String]) -> Result<Summary, String> {
+    let cfg = cli::parse(args)?;
+    let seed = cfg.srand.unwrap_or_else(|| {
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+        now.map_or(0, |d| d.as_nanos() as u64)
+    });
+    log::info!("seed {seed} (repeat the openings with -srand {seed})");
+    let book = OpeningBook::load(&cfg.openings, seed)?;
+    let mut pgn_file = match &cfg.pgnout {
+        Some((path, _)) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| format!("cannot open PGN file {}: {e}", path.display()))?,
+        ),
+        None => None,
+    };
+    let workers = (cfg.concurrency as u64).min(cfg.total_games()) as usize;
+    let mut sets = Vec::new();
+    for _ in 0..workers {
+        let mut set = [None, None];
+        for (k, e) in cfg.engines.iter().enumerate() {
+            set[k] = Some(Engine::start(e, VARIANT).map_err(|e| e.to_string())?);
+        }
+        sets.push(set);
+    }
+
+    let paired = cfg.repeat;
+    let (first, second) = (cfg.engines[0].name.clone(), cfg.engines[1].name.clone());
+    let mut tally = Tally {
+        first: first.clone(),
+        second: second.clone(),
+        total: Wdl::default(),
+        first_as: [Wdl::default(); 2],
+        white_view: Wdl::default(),
+        pairs: Pentanomial::default(),
+        pending: HashMap::new(),
+    };
+    let next = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
+    let restart_failures = [AtomicU32::new(0), AtomicU32::new(0)];
+    let mut sprt_state = None;
+    let mut fatal = None;
+    let (tx, rx) = channel();
+    std::thread::scope(|scope| {
+        for set in sets {
+            let worker = Worker {
+                cfg: &cfg,
+                book: &book,
+                next: &next,
+                stop: &stop,
+                restart_failures: &restart_failures,
+                events: tx.clone(),
+            };
+            scope.spawn(move || worker.run(set));
+        }
+        drop(tx);
+        let total = cfg.total_games();
+        for event in rx {
+            match event {
+                Event::Started { number, white, black } => {
+                    say(&format!("Started game {number} of {total} ({white} vs {black})"))
+                }
+                Event::Fatal(msg) => {
+                    log::error!("{msg}");
+                    fatal = Some(msg);
+                    stop.store(true, Ordering::Relaxed);
+                }
+                Event::Finished(rec) => {
+                    say(&format!(
+                        "Finished game {} ({} vs {}): {} {{{}}}",
+                        rec.number,
+                        rec.white,
+                        rec.black,
+                        rec.result.result_str(),
+                        rec.result.description()
+                    ));
+                    if let (Some(file), Some((path, minimal))) = (&mut pgn_file, &cfg.pgnout) {
+                        let text = pgn::format_game(&rec, &cfg.event, &cfg.site, *minimal);
+                        if let Err(e) = file.write_all(text.as_bytes()).and_then(|_| file.flush()) {
+                            log::error!("cannot write PGN file {}: {e}", path.display());
+                        }
+                    }
+                    tally.add(&rec, paired);
+                    let label = format!("Score of {} vs {}", tally.first, tally.second);
+                    say(&Tally::score_line(&label, &tally.total));
+                    let played = tally.total.games();
+                    let mut lines = Vec::new();
+                    if let Some(sprt) = &cfg.sprt
+                        && sprt_state.is_none()
+                    {
+                        let llr = sprt.llr(&tally.sample(paired));
+                        let state = sprt.state(llr);
+                        if state != SprtState::Continue {
+                            sprt_state = Some(state);
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                        lines.push(sprt_line(sprt, llr, state));
+                    }
+                    let interval = cfg.rating_interval as u64;
+                    if interval > 0 && played.is_multiple_of(interval) && played < total {
+                        say(&tally.elo_line(paired));
+                        lines.iter().for_each(|l| say(l));
+                        if paired {
+                            say(&format!("Ptnml(0-2): {:?}", tally.pairs.0));
+                        }
+                    }
+                }
+            }
+        }
+    });
+
+    let w = &tally.total;
+    say(&Tally::score_line(&format!("Score of {first} vs {second}"), w));
+    say(&Tally::score_line(&format!("...      {first} playing White"), &tally.first_as[Color::White.index()]));
+    say(&Tally::score_line(&format!("...      {first} playing Black"), &tally.first_as[Color::Black.index()]));
+    say(&Tally::score_line("...      White vs Black", &tally.white_view));
+    say(&tally.elo_line(paired));
+    if let Some(sprt) = &cfg.sprt {
+        let llr = sprt.llr(&tally.sample(paired));
+        say(&sprt_line(sprt, llr, sprt_state.unwrap_or(SprtState::Continue)));
+    }
+    if paired {
+        say(&format!("Ptnml(0-2): {:?}", tally.pairs.0));
+    }
+    say("Finished match");
+    match fatal {
+        Some(msg) => Err(msg),
+        None => Ok(Summary {
+            wdl: tally.total,
+            pairs: tally.pairs,
+            sprt: cfg.sprt.map(|_| sprt_state.unwrap_or(SprtState::Continue)),
+        }),
+    }
+}
