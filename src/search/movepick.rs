@@ -4,7 +4,7 @@
 
 use super::history::{Histories, PieceTo, moved_piece};
 use super::see::{SEE_VALUE, see_ge};
-use crate::board::{GenType, Move, MoveList, Position};
+use crate::board::{GenType, Move, Position};
 
 /// The ordering context of one node.
 pub struct OrderingContext<'a> {
@@ -31,16 +31,29 @@ enum Stage {
 
 const MAX: usize = crate::board::movegen::MAX_MOVES;
 
+/// The move and score arrays of a picker. They are large, so a search thread keeps a pool
+/// of them and lends one to each node instead of zeroing fresh arrays at every node.
+pub struct PickBuffers {
+    moves: [Move; MAX],
+    scores: [i32; MAX],
+    bad: [Move; MAX],
+}
+
+impl PickBuffers {
+    /// A fresh, boxed set of buffers.
+    pub fn boxed() -> Box<PickBuffers> {
+        Box::new(PickBuffers { moves: [Move::NONE; MAX], scores: [0; MAX], bad: [Move::NONE; MAX] })
+    }
+}
+
 /// Hands out every legal move of a node once, best first by the ordering heuristics.
 pub struct MovePicker {
     stage: Stage,
     tt_move: Move,
     noisy_only: bool,
-    moves: [Move; MAX],
-    scores: [i32; MAX],
+    buf: Box<PickBuffers>,
     len: usize,
     cur: usize,
-    bad: [Move; MAX],
     bad_len: usize,
     bad_cur: usize,
     skip_quiets: bool,
@@ -48,31 +61,34 @@ pub struct MovePicker {
 
 impl MovePicker {
     /// A picker for the main search (all moves); `tt_move` must be legal or NONE.
-    pub fn new(tt_move: Move) -> MovePicker {
-        MovePicker::with(tt_move, false)
+    pub fn new(tt_move: Move, buf: Box<PickBuffers>) -> MovePicker {
+        MovePicker::with(tt_move, false, buf)
     }
 
     /// A picker for quiescence: captures and promotions only, unless in check.
-    pub fn quiescence(pos: &Position, tt_move: Move) -> MovePicker {
+    pub fn quiescence(pos: &Position, tt_move: Move, buf: Box<PickBuffers>) -> MovePicker {
         let noisy_only = !pos.in_check();
         let tt = if noisy_only && !is_noisy(pos, tt_move) { Move::NONE } else { tt_move };
-        MovePicker::with(tt, noisy_only)
+        MovePicker::with(tt, noisy_only, buf)
     }
 
-    fn with(tt_move: Move, noisy_only: bool) -> MovePicker {
+    fn with(tt_move: Move, noisy_only: bool, buf: Box<PickBuffers>) -> MovePicker {
         MovePicker {
             stage: if tt_move == Move::NONE { Stage::GenNoisy } else { Stage::TtMove },
             tt_move,
             noisy_only,
-            moves: [Move::NONE; MAX],
-            scores: [0; MAX],
+            buf,
             len: 0,
             cur: 0,
-            bad: [Move::NONE; MAX],
             bad_len: 0,
             bad_cur: 0,
             skip_quiets: false,
         }
+    }
+
+    /// Gives the buffers back for the next node.
+    pub fn into_buffers(self) -> Box<PickBuffers> {
+        self.buf
     }
 
     /// Stops handing out quiet moves (late move pruning); captures still come.
@@ -89,29 +105,32 @@ impl MovePicker {
         if self.cur >= self.len {
             return None;
         }
+        let b = &mut *self.buf;
         let mut best = self.cur;
         for i in self.cur + 1..self.len {
-            if self.scores[i] > self.scores[best] {
+            if b.scores[i] > b.scores[best] {
                 best = i;
             }
         }
-        self.moves.swap(self.cur, best);
-        self.scores.swap(self.cur, best);
+        b.moves.swap(self.cur, best);
+        b.scores.swap(self.cur, best);
         self.cur += 1;
-        Some(self.moves[self.cur - 1])
+        Some(b.moves[self.cur - 1])
     }
 
     fn fill(&mut self, pos: &Position, kind: GenType) {
-        let mut list = MoveList::new();
-        pos.generate(kind, &mut list);
-        self.len = 0;
-        self.cur = 0;
-        for &m in list.iter() {
-            if m != self.tt_move {
-                self.moves[self.len] = m;
-                self.len += 1;
+        let (tt, b) = (self.tt_move, &mut *self.buf);
+        let mut len = 0;
+        pos.generate_sets(kind, &mut |set| {
+            for m in set.moves() {
+                if m != tt {
+                    b.moves[len] = m;
+                    len += 1;
+                }
             }
-        }
+        });
+        self.len = len;
+        self.cur = 0;
     }
 
     /// The next move, or None when every legal move has been handed out.
@@ -125,7 +144,7 @@ impl MovePicker {
                 Stage::GenNoisy => {
                     self.fill(pos, GenType::Noisy);
                     for i in 0..self.len {
-                        self.scores[i] = noisy_score(pos, ctx, self.moves[i]);
+                        self.buf.scores[i] = noisy_score(pos, ctx, self.buf.moves[i]);
                     }
                     self.stage = Stage::GoodNoisy;
                 }
@@ -133,7 +152,7 @@ impl MovePicker {
                     Some(m) => {
                         // Captures that lose material wait until after the quiet moves.
                         if !self.noisy_only && !see_ge(pos, m, 0) {
-                            self.bad[self.bad_len] = m;
+                            self.buf.bad[self.bad_len] = m;
                             self.bad_len += 1;
                             continue;
                         }
@@ -150,7 +169,7 @@ impl MovePicker {
                     }
                     self.fill(pos, GenType::Quiet);
                     for i in 0..self.len {
-                        self.scores[i] = quiet_score(pos, ctx, self.moves[i]);
+                        self.buf.scores[i] = quiet_score(pos, ctx, self.buf.moves[i]);
                     }
                     self.stage = Stage::Quiet;
                 }
@@ -165,7 +184,7 @@ impl MovePicker {
                 Stage::BadNoisy => {
                     if self.bad_cur < self.bad_len {
                         self.bad_cur += 1;
-                        return Some(self.bad[self.bad_cur - 1]);
+                        return Some(self.buf.bad[self.bad_cur - 1]);
                     }
                     self.stage = Stage::Done;
                 }
@@ -221,7 +240,7 @@ mod tests {
         // Use the first legal move as a stand-in TT move, so that stage is exercised too.
         let tt = pos.legal_moves().first().copied().unwrap_or(Move::NONE);
         let ctx = OrderingContext { hist, killers: [Move::NONE; 2], counter: Move::NONE, cont: [None, None] };
-        let mut mp = MovePicker::new(tt);
+        let mut mp = MovePicker::new(tt, PickBuffers::boxed());
         let mut n = 0;
         let mut seen = Vec::new();
         while let Some(m) = mp.next(pos, &ctx) {

@@ -2,13 +2,13 @@
 //! zero-sized types, so each kind gets its own compiled copy of the search.
 
 use super::history::{PieceTo, bonus, moved_piece};
-use super::movepick::{MovePicker, OrderingContext, is_noisy};
+use super::movepick::{MovePicker, OrderingContext, PickBuffers, is_noisy};
 use super::params as p;
 use super::see::{captured_value, see_ge};
 use super::tt::Bound;
 use super::worker::Worker;
 use super::{MATE_BOUND, MAX_PLY, VALUE_INFINITE, VALUE_NONE, mate_in, mated_in};
-use crate::board::{Move, MoveList, PieceType};
+use crate::board::{Move, PieceType};
 use crate::eval::evaluate;
 
 /// The kind of node being searched.
@@ -50,6 +50,31 @@ pub(super) fn reduction_table() -> [[i32; 64]; 64] {
         }
     }
     t
+}
+
+/// Moves searched at a node without becoming its best (for history maluses); the first 64.
+struct Tried {
+    moves: [Move; 64],
+    len: usize,
+}
+
+impl Default for Tried {
+    fn default() -> Self {
+        Tried { moves: [Move::NONE; 64], len: 0 }
+    }
+}
+
+impl Tried {
+    fn push(&mut self, m: Move) {
+        if self.len < self.moves.len() {
+            self.moves[self.len] = m;
+            self.len += 1;
+        }
+    }
+
+    fn iter(&self) -> std::slice::Iter<'_, Move> {
+        self.moves[..self.len].iter()
+    }
 }
 
 impl Worker<'_> {
@@ -244,12 +269,13 @@ impl Worker<'_> {
             depth -= 1;
         }
 
-        let mut mp = MovePicker::new(tt_move);
+        let buf = self.pick_pool.pop().unwrap_or_else(PickBuffers::boxed);
+        let mut mp = MovePicker::new(tt_move, buf);
         let mut best = -VALUE_INFINITE;
         let mut best_move = Move::NONE;
         let mut move_count = 0;
-        let mut quiets = MoveList::new();
-        let mut captures = MoveList::new();
+        let mut quiets = Tried::default();
+        let mut captures = Tried::default();
         let us = self.pos.side_to_move();
         let reductions = self.reductions;
         loop {
@@ -312,6 +338,7 @@ impl Worker<'_> {
                 if v < sbeta {
                     ext = 1;
                 } else if sbeta >= beta {
+                    self.pick_pool.push(mp.into_buffers());
                     return sbeta;
                 } else if e.score >= beta {
                     ext = -1;
@@ -387,6 +414,7 @@ impl Worker<'_> {
             }
         }
 
+        self.pick_pool.push(mp.into_buffers());
         if move_count == 0 {
             best = if excluded != Move::NONE {
                 alpha
@@ -423,7 +451,7 @@ impl Worker<'_> {
         h
     }
 
-    fn update_histories(&mut self, best: Move, depth: i32, quiets: &MoveList, captures: &MoveList) {
+    fn update_histories(&mut self, best: Move, depth: i32, quiets: &Tried, captures: &Tried) {
         let b = bonus(depth);
         let us = self.pos.side_to_move();
         let prev = [1, 2].map(|back| self.stack[self.ply + super::worker::STACK_OFFSET - back].piece_to);
@@ -514,7 +542,8 @@ impl Worker<'_> {
             alpha = alpha.max(best);
         }
 
-        let mut mp = MovePicker::quiescence(&self.pos, tt_move);
+        let buf = self.pick_pool.pop().unwrap_or_else(PickBuffers::boxed);
+        let mut mp = MovePicker::quiescence(&self.pos, tt_move, buf);
         let mut best_move = Move::NONE;
         let mut move_count = 0;
         loop {
@@ -554,6 +583,7 @@ impl Worker<'_> {
                 }
             }
         }
+        self.pick_pool.push(mp.into_buffers());
         if in_check && move_count == 0 {
             return mated_in(ply);
         }

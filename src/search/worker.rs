@@ -88,6 +88,10 @@ pub(super) struct Worker<'a> {
     pub completed_depth: i32,
     pub best_move_changes: f64,
     pub reductions: &'a [[i32; 64]; 64],
+    /// Move picker buffers lent to the nodes on the current path (last in, first out).
+    /// Boxed so that lending one moves a pointer, not two kilobytes.
+    #[allow(clippy::vec_box)]
+    pub pick_pool: Vec<Box<super::movepick::PickBuffers>>,
 }
 
 impl<'a> Worker<'a> {
@@ -125,6 +129,7 @@ impl<'a> Worker<'a> {
             completed_depth: 0,
             best_move_changes: 0.0,
             reductions,
+            pick_pool: Vec::with_capacity(MAX_PLY),
         }
     }
 
