@@ -240,25 +240,41 @@ fn endgame_adjust(pos: &Position, score: i32) -> i32 {
     if score != 0 && pos.has_insufficient_material(strong) {
         score /= 16;
     }
-    // A bare king against mating material: drive it to the edge and bring our king close.
-    let weak = !strong;
-    if pos.is_bare(weak)
-        && !pos.in_setup()
-        && !pos.has_insufficient_material(strong)
-        && let (Some(wk), Some(sk)) = (pos.king_square(weak), pos.king_square(strong))
-    {
-        let edge = center_distance(wk);
-        let close = 7 - king_distance(wk, sk);
-        let bonus = 40 * edge + 15 * close;
-        score += if strong == Color::White { bonus } else { -bonus };
-    }
-    // The counting rule: the advantage fades as the count runs out.
+    // The counting rule: the advantage fades as the count runs out; so it does as the
+    // 50-move rule nears.
     let limit = pos.counting_limit() as i32;
     if limit > 0 {
         let left = (limit - pos.counting_ply() as i32).max(0);
         score = score * (left + 8) / (limit + 8);
     }
-    score * (200 - pos.rule50().min(100) as i32) / 200
+    score = score * (200 - pos.rule50().min(100) as i32) / 200;
+    // A bare king against mating material: the mate happens on the edge, with the minor
+    // pieces in a corner, so drive the king there and bring every piece close. This part
+    // does not fade, so the winning side keeps a gradient to follow until the count ends.
+    for weak in Color::ALL {
+        let strong = !weak;
+        if pos.is_bare(weak)
+            && !pos.in_setup()
+            && !pos.has_insufficient_material(strong)
+            && let (Some(wk), Some(sk)) = (pos.king_square(weak), pos.king_square(strong))
+        {
+            let edge = 6 + center_distance(wk);
+            let corner = (7 - corner_distance(wk)).max(0);
+            let mut bonus = 30 * edge + 20 * corner + 20 * (7 - king_distance(wk, sk));
+            for sq in pos.pieces_of_color(strong) - pos.pieces(strong, PieceType::King) {
+                bonus += 5 * (7 - king_distance(wk, sq));
+            }
+            score += if strong == Color::White { bonus } else { -bonus };
+        }
+    }
+    score
+}
+
+/// Manhattan distance to the nearest corner (0 in a corner, 6 in the centre).
+fn corner_distance(sq: Square) -> i32 {
+    let f = sq.file() as i32;
+    let r = sq.rank() as i32;
+    f.min(7 - f) + r.min(7 - r)
 }
 
 fn center_distance(sq: Square) -> i32 {
@@ -310,6 +326,19 @@ mod tests {
     #[test]
     fn lone_met_is_no_win() {
         assert!(eval_fen("4k3/8/8/8/8/8/8/F3K3[] w - - 0 40").abs() < 30);
+    }
+
+    #[test]
+    fn bare_king_is_driven_to_a_corner_with_every_piece_close() {
+        // Knight and khon against a bare king: cornered beats central beats far away.
+        let cornered = eval_fen("k7/2K5/3N4/2S5/8/8/8/8[] w - - 0 40");
+        let central = eval_fen("8/8/1K6/3k4/8/1N6/2S5/8[] w - - 0 40");
+        let scattered = eval_fen("8/8/8/3k4/8/8/8/K5NS[] w - - 0 40");
+        assert!(cornered > central + 100 && central > scattered, "{cornered} {central} {scattered}");
+        // The gradient survives a count that is nearly run out.
+        let late_corner = eval_fen("k7/2K5/3N4/2S5/8/8/8/8[] w - 128 120 60");
+        let late_center = eval_fen("8/8/1K6/3k4/8/1N6/2S5/8[] w - 128 120 60");
+        assert!(late_corner > late_center + 100, "{late_corner} {late_center}");
     }
 
     #[test]
