@@ -8,6 +8,8 @@ use std::sync::atomic::{AtomicI32, Ordering};
 pub struct Param {
     /// The name, as the tuner and `setoption` know it.
     pub name: &'static str,
+    /// Whether SPSA may tune it (feature switches are for ablation matches, not tuning).
+    pub tunable: bool,
     /// The built-in value.
     pub default: i32,
     /// The lowest sensible value.
@@ -19,7 +21,14 @@ pub struct Param {
 
 impl Param {
     const fn new(name: &'static str, default: i32, min: i32, max: i32) -> Param {
-        Param { name, default, min, max, value: AtomicI32::new(default) }
+        let tunable = !(min == 0 && max == 1);
+        Param { name, tunable, default, min, max, value: AtomicI32::new(default) }
+    }
+
+    /// For a feature switch: whether the feature is on.
+    #[inline(always)]
+    pub fn on(&self) -> bool {
+        self.get() != 0
     }
 
     /// The current value.
@@ -43,6 +52,16 @@ macro_rules! params {
 }
 
 params! {
+    USE_RAZORING = 1, 0, 1; "Feature switch: razoring."
+    USE_RFP = 1, 0, 1; "Feature switch: reverse futility pruning."
+    USE_NMP = 1, 0, 1; "Feature switch: null move pruning."
+    USE_FUTILITY = 1, 0, 1; "Feature switch: futility pruning of quiet moves."
+    USE_LMP = 1, 0, 1; "Feature switch: late move pruning."
+    USE_SEE_PRUNING = 1, 0, 1; "Feature switch: SEE pruning of quiet moves and captures."
+    USE_LMR = 1, 0, 1; "Feature switch: late move reductions."
+    USE_IIR = 1, 0, 1; "Feature switch: internal iterative reduction."
+    USE_CHECK_EXT = 1, 0, 1; "Feature switch: check extension."
+    USE_SINGULAR = 1, 0, 1; "Feature switch: singular extension (and multi-cut)."
     ASPIRATION_WINDOW = 25, 5, 100; "Half-width of the first aspiration window, centipawns."
     RFP_MAX_DEPTH = 8, 2, 12; "Reverse futility pruning: deepest depth it applies at."
     RFP_MARGIN = 80, 20, 200; "Reverse futility pruning: margin per ply of depth."
@@ -83,6 +102,7 @@ mod tests {
         for p in ALL {
             assert!(p.min <= p.default && p.default <= p.max, "{}", p.name);
             assert!(names.insert(p.name));
+            assert_eq!(p.tunable, !p.name.starts_with("USE_"), "{}", p.name);
         }
         assert!(find("lmr_base").is_some());
     }

@@ -217,14 +217,15 @@ impl Worker<'_> {
 
         if !N::PV && !in_check && excluded == Move::NONE {
             // Razoring: hopeless at low depth, verify with quiescence.
-            if depth <= 3 && eval + p::RAZOR_MARGIN.get() * depth < alpha {
+            if p::USE_RAZORING.on() && depth <= 3 && eval + p::RAZOR_MARGIN.get() * depth < alpha {
                 let v = self.qsearch::<NonPv>(alpha, alpha + 1);
                 if v < alpha && v.abs() < MATE_BOUND {
                     return v;
                 }
             }
             // Reverse futility pruning: far above beta at low depth.
-            if depth <= p::RFP_MAX_DEPTH.get()
+            if p::USE_RFP.on()
+                && depth <= p::RFP_MAX_DEPTH.get()
                 && eval < MATE_BOUND
                 && eval - p::RFP_MARGIN.get() * (depth - improving as i32) >= beta
             {
@@ -235,7 +236,8 @@ impl Worker<'_> {
             let us = self.pos.side_to_move();
             let pawns_and_king =
                 self.pos.pieces(us, PieceType::Pawn).count() + self.pos.pieces(us, PieceType::King).count();
-            if depth >= p::NMP_MIN_DEPTH.get()
+            if p::USE_NMP.on()
+                && depth >= p::NMP_MIN_DEPTH.get()
                 && eval >= beta
                 && !prev_null
                 && !self.pos.in_setup()
@@ -265,7 +267,7 @@ impl Worker<'_> {
 
         // Internal iterative reduction: without a TT move this node is probably not worth
         // its full depth.
-        if tt_move == Move::NONE && depth >= p::IIR_MIN_DEPTH.get() && (N::PV || cut_node) {
+        if p::USE_IIR.on() && tt_move == Move::NONE && depth >= p::IIR_MIN_DEPTH.get() && (N::PV || cut_node) {
             depth -= 1;
         }
 
@@ -302,20 +304,21 @@ impl Worker<'_> {
             if !N::ROOT && best > -MATE_BOUND && self.pos.pieces_of_color(us).count() > 1 {
                 let lmr_depth = (depth - r / 100).max(0);
                 if !noisy && !gives_check {
-                    if move_count >= (p::LMP_BASE.get() + depth * depth) / (2 - improving as i32) {
+                    if p::USE_LMP.on() && move_count >= (p::LMP_BASE.get() + depth * depth) / (2 - improving as i32) {
                         mp.skip_quiets();
                         continue;
                     }
-                    if !in_check
+                    if p::USE_FUTILITY.on()
+                        && !in_check
                         && lmr_depth <= p::FUTILITY_MAX_DEPTH.get()
                         && eval + p::FUTILITY_BASE.get() + p::FUTILITY_MARGIN.get() * lmr_depth <= alpha
                     {
                         continue;
                     }
-                    if !see_ge(&self.pos, m, -p::SEE_QUIET_MARGIN.get() * lmr_depth) {
+                    if p::USE_SEE_PRUNING.on() && !see_ge(&self.pos, m, -p::SEE_QUIET_MARGIN.get() * lmr_depth) {
                         continue;
                     }
-                } else if !see_ge(&self.pos, m, -p::SEE_NOISY_MARGIN.get() * depth * depth) {
+                } else if p::USE_SEE_PRUNING.on() && !see_ge(&self.pos, m, -p::SEE_NOISY_MARGIN.get() * depth * depth) {
                     continue;
                 }
             }
@@ -323,6 +326,7 @@ impl Worker<'_> {
             // Extensions: a TT move much better than every alternative (singular), checks.
             let mut ext = 0;
             if !N::ROOT
+                && p::USE_SINGULAR.on()
                 && depth >= p::SE_MIN_DEPTH.get()
                 && m == tt_move
                 && excluded == Move::NONE
@@ -343,7 +347,7 @@ impl Worker<'_> {
                 } else if e.score >= beta {
                     ext = -1;
                 }
-            } else if gives_check && (depth > 4 || see_ge(&self.pos, m, 0)) {
+            } else if p::USE_CHECK_EXT.on() && gives_check && (depth > 4 || see_ge(&self.pos, m, 0)) {
                 ext = 1;
             }
             if ply > 2 * self.root_depth as usize {
@@ -353,7 +357,7 @@ impl Worker<'_> {
             self.make(m);
             let new_depth = depth - 1 + ext;
             let mut v = -VALUE_INFINITE;
-            if depth >= 2 && move_count > 1 + N::ROOT as i32 && (!noisy || !N::PV) {
+            if p::USE_LMR.on() && depth >= 2 && move_count > 1 + N::ROOT as i32 && (!noisy || !N::PV) {
                 let mut red = r;
                 red += 100 * (!N::PV) as i32 + 100 * cut_node as i32 - 100 * improving as i32;
                 red -= 100 * gives_check as i32;
