@@ -41,6 +41,13 @@ pub fn phase(pos: &Position) -> i32 {
     phase.min(PHASE_MAX)
 }
 
+/// The middlegame piece-square weight of `piece` on `sq` (a prior for move ordering).
+#[inline(always)]
+pub fn pst_mg(piece: crate::board::Piece, sq: Square) -> i32 {
+    let rel = if piece.color() == Color::White { sq } else { sq.flip_rank() };
+    WEIGHTS[PST + piece.kind().index() * 64 + rel.index()].mg
+}
+
 /// Evaluation from the side to move's point of view, in centipawns.
 pub fn evaluate(pos: &Position) -> i32 {
     evaluate_with(pos, &WEIGHTS, &mut NoTrace)

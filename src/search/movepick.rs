@@ -3,8 +3,10 @@
 //! counter move and history, and last the captures that lose material.
 
 use super::history::{Histories, PieceTo, moved_piece};
+use super::params;
 use super::see::{SEE_VALUE, see_ge};
-use crate::board::{GenType, Move, Position};
+use crate::board::{GenType, Move, MoveKind, Position};
+use crate::eval::pst_mg;
 
 /// The ordering context of one node.
 pub struct OrderingContext<'a> {
@@ -225,7 +227,14 @@ fn quiet_score(pos: &Position, ctx: &OrderingContext, m: Move) -> i32 {
     if m == ctx.counter {
         score += 1 << 16;
     }
-    score
+    // Before the histories have learnt anything (the setup's drops above all), order by
+    // how much the piece-square table likes the destination.
+    let piece = moved_piece(pos, m);
+    let gain = match m.kind() {
+        MoveKind::Drop => pst_mg(piece, m.to()),
+        _ => pst_mg(piece, m.to()) - pst_mg(piece, m.from()),
+    };
+    score + params::ORDER_PST_MUL.get() * gain
 }
 
 #[cfg(test)]

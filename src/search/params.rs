@@ -85,6 +85,7 @@ params! {
     SE_MARGIN = 2, 1, 6; "Singular extensions: margin per ply of depth."
     IIR_MIN_DEPTH = 4, 2, 10; "Internal iterative reduction: shallowest depth without a TT move."
     QS_DELTA = 200, 50, 600; "Quiescence delta pruning margin."
+    ORDER_PST_MUL = 0, 0, 64; "Quiet move ordering: weight of the piece-square gain."
 }
 
 /// Looks a constant up by name (case-insensitive).
