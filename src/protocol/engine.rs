@@ -127,10 +127,10 @@ impl Engine {
         self.wake.notify();
     }
 
-    /// Waits for the running job to end by itself; a job that would wait for `stop` forever
-    /// (`go infinite`, `go ponder`, a long `go perft`) is stopped first.
+    /// Waits for the running job to end by itself; a search that would wait for `stop`
+    /// forever (`go infinite`, `go ponder`, a `go` without limits) is stopped first.
     pub fn finish(&mut self) {
-        if matches!(self.busy(), Some(JobKind::Search { open_ended: true } | JobKind::Perft)) {
+        if matches!(self.busy(), Some(JobKind::Search { open_ended: true })) {
             self.stop();
         }
         self.join();
@@ -165,12 +165,16 @@ impl Engine {
         }
     }
 
-    /// Starts a search of `pos`, first ending any running job.
+    /// Starts a search of `pos`, first stopping any running job (whose search still prints
+    /// its own `bestmove`: one per `go`).
     pub fn start_search(&mut self, pos: Position, go: Go, options: &Options, dialect: Dialect) {
         // The control is shared with the running search: it must be over before a reset.
-        self.finish();
+        self.stop_and_join();
         self.control.reset();
-        let kind = JobKind::Search { open_ended: go.limits.infinite || go.ponder };
+        let l = &go.limits;
+        // A `go` with no limit at all runs until `stop` as surely as `go infinite` does.
+        let unlimited = !l.uses_time() && l.depth.is_none() && l.nodes.is_none() && l.mate.is_none();
+        let kind = JobKind::Search { open_ended: l.infinite || go.ponder || unlimited };
         self.control.set_pondering(go.ponder);
         let job = SearchJob {
             searcher: Arc::clone(&self.searcher),
@@ -185,7 +189,7 @@ impl Engine {
 
     /// Starts `go perft depth` on the job thread; `stop` interrupts it.
     pub fn start_perft(&mut self, pos: Position, depth: u32, threads: usize, dialect: Dialect) {
-        self.finish();
+        self.stop_and_join();
         self.control.reset();
         let control = Arc::clone(&self.control);
         self.spawn(JobKind::Perft, move || match perft_divide(&pos, depth, threads, &control) {
@@ -204,7 +208,7 @@ impl Engine {
 
     /// Starts `bench` on the job thread; it prints what `sitke bench` prints.
     pub fn start_bench(&mut self, depth: u32, threads: usize, hash_mb: usize) {
-        self.finish();
+        self.stop_and_join();
         self.spawn(JobKind::Bench, move || send(&bench_report(&bench::run(depth, threads, hash_mb))));
     }
 

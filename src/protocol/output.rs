@@ -118,7 +118,7 @@ mod tests {
         let style = InfoStyle { dialect: Dialect::Uci, show_wdl: true };
         assert_eq!(
             info_line(&info(-37, Bound::Lower), style),
-            "info depth 7 seldepth 9 multipv 1 score cp -37 lowerbound wdl 3 883 114 nodes 5000 nps 20000 \
+            "info depth 7 seldepth 9 multipv 1 score cp -37 lowerbound wdl 32 854 114 nodes 5000 nps 20000 \
              hashfull 3 time 250 pv N@e2 N@d6"
         );
         let usi = InfoStyle { dialect: Dialect::Usi, show_wdl: false };

@@ -125,7 +125,6 @@ impl Session {
         // A host that starts a new game mid-search wants that search over.
         self.engine.stop_and_join();
         self.engine.clear();
-        self.pos = Position::startpos();
     }
 
     /// `position startpos|fen <FEN>|sfen <SFEN> [moves ...]`.
@@ -175,10 +174,10 @@ impl Session {
         for w in &warnings {
             info_string(&format!("warning: {}", truncate(w)));
         }
-        // `go` during a running job: the job is finished first (an open-ended search is
-        // stopped and prints its own bestmove: one per go), then the new one starts.
+        // `go` during a running job: the job is stopped first (a search prints its own
+        // bestmove: one per go), so the loop never waits on a long search.
         if self.engine.busy().is_some() {
-            info_string("warning: go received while busy; finishing the running job first");
+            info_string("warning: go received while busy; stopping the running job first");
         }
         match go.perft {
             Some(depth) => self.engine.start_perft(self.pos.clone(), depth, self.options.threads, self.dialect),
@@ -189,7 +188,8 @@ impl Session {
     /// `bench [depth] [threads] [hash]`, the arguments of the `sitke bench` subcommand.
     fn bench(&mut self, args: &[&str]) {
         let defaults = [crate::tools::bench::DEFAULT_DEPTH as i64, 1, 16];
-        let limits = [(1, 30), (1, super::options::MAX_THREADS), (1, 4096)];
+        // Bench cannot be interrupted (quit still ends the process), so its depth is capped.
+        let limits = [(1, 20), (1, super::options::MAX_THREADS), (1, 4096)];
         let names = ["depth", "threads", "hash"];
         let mut values = defaults;
         for (i, text) in args.iter().enumerate() {
