@@ -1,8 +1,9 @@
 //! The arguments of `go`: search limits, `ponder`, `searchmoves`, and `go perft N`.
 //!
 //! Bad values never stop a `go`: the host is waiting for a `bestmove`, so a value that cannot
-//! be used is reported in a warning and the search runs without it. Negative times (some
-//! hosts send them once a clock has run out) count as zero.
+//! be used is reported in a warning and the search runs without it (or with the nearest
+//! value in range). Negative times (some hosts send them once a clock has run out) count
+//! as zero.
 
 use super::Dialect;
 use super::usi::parse_move;
@@ -54,7 +55,7 @@ pub fn parse_go(args: &[&str], pos: &Position, dialect: Dialect) -> (Go, Vec<Str
             if n > max {
                 warnings.push(format!("go: '{key} {n}' is too large; using {max}"));
             }
-            if n < min && min > 0 {
+            if n < min {
                 warnings.push(format!("go: '{key} {n}' is below {min}; using {min}"));
             }
             Some(n.clamp(min, max))

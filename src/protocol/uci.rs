@@ -215,10 +215,16 @@ impl Session {
     }
 }
 
-/// Cuts echoed user text so one bad line cannot flood the host's log.
+/// Makes user text safe to echo: control characters become `?` (a host's parser must never
+/// see them) and long text is cut so one bad line cannot flood the host's log.
 fn truncate(s: &str) -> String {
     const MAX: usize = 200;
-    if s.chars().count() <= MAX { s.to_string() } else { format!("{}...", s.chars().take(MAX).collect::<String>()) }
+    let clean = |c: char| if c.is_control() { '?' } else { c };
+    let mut out: String = s.chars().take(MAX).map(clean).collect();
+    if s.chars().count() > MAX {
+        out.push_str("...");
+    }
+    out
 }
 
 /// Runs the protocol loop on stdin until `quit` or the end of input.
