@@ -137,7 +137,9 @@ fn valid_line(rng: &mut Rng, model: &Model, fens: &[String]) -> String {
                     rng.range(0, 10),
                     rng.range(0, 10)
                 ),
-                4 => format!("go wtime {} btime {} movestogo {}", rng.range(5, 200), rng.range(5, 200), rng.range(1, 10)),
+                4 => {
+                    format!("go wtime {} btime {} movestogo {}", rng.range(5, 200), rng.range(5, 200), rng.range(1, 10))
+                }
                 5 => "go infinite".to_string(),
                 6 => format!("go ponder wtime {} btime {}", rng.range(10, 100), rng.range(10, 100)),
                 7 => format!("go mate {} depth 3", rng.range(1, 3)),
@@ -178,9 +180,44 @@ fn valid_line(rng: &mut Rng, model: &Model, fens: &[String]) -> String {
 
 /// Junk that may replace a word.
 const WORDS: &[&str] = &[
-    "moves", "fen", "sfen", "startpos", "go", "depth", "nodes", "-1", "0", "99999999999999999999", "-99999", "value",
-    "name", "infinite", "ponder", "searchmoves", "R@a1", "K*2h", "e3e4", "d5e6f", "[]", "[-]", "w", "b", "-", "8/8",
-    "\u{e9}", "\u{1F600}", "\t", "\u{0}", "NaN", "1e9", "+5", "perft", "mate", "movetime", "wtime", "stop",
+    "moves",
+    "fen",
+    "sfen",
+    "startpos",
+    "go",
+    "depth",
+    "nodes",
+    "-1",
+    "0",
+    "99999999999999999999",
+    "-99999",
+    "value",
+    "name",
+    "infinite",
+    "ponder",
+    "searchmoves",
+    "R@a1",
+    "K*2h",
+    "e3e4",
+    "d5e6f",
+    "[]",
+    "[-]",
+    "w",
+    "b",
+    "-",
+    "8/8",
+    "\u{e9}",
+    "\u{1F600}",
+    "\t",
+    "\u{0}",
+    "NaN",
+    "1e9",
+    "+5",
+    "perft",
+    "mate",
+    "movetime",
+    "wtime",
+    "stop",
 ];
 
 /// A damaged copy of a line.
@@ -232,7 +269,7 @@ fn too_costly(line: &str) -> bool {
     let big_number = t.iter().any(|w| w.parse::<i128>().is_ok_and(|n| n > 64));
     match t.first().copied() {
         Some("bench") => true,
-        Some("setoption") => big_number && line.contains("Hash") || big_number && line.contains("Threads"),
+        Some("setoption") => big_number && (line.contains("Hash") || line.contains("Threads")),
         _ => false,
     }
 }
@@ -282,7 +319,11 @@ fn fuzz_the_protocol() {
     while bestmoves.len() < sent_go {
         let Some(l) = e.next_line(Duration::from_secs(30)) else {
             let n = e.log.len();
-            panic!("engine went silent: {} of {sent_go} bestmoves; last lines {:?}", bestmoves.len(), &e.log[n.saturating_sub(20)..]);
+            panic!(
+                "engine went silent: {} of {sent_go} bestmoves; last lines {:?}",
+                bestmoves.len(),
+                &e.log[n.saturating_sub(20)..]
+            );
         };
         take(l, &mut bestmoves);
     }

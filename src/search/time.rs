@@ -14,6 +14,7 @@
 //!   than at zero, so a stall of the machine has something to eat into;
 //! - the maximum is a fraction of the clock above the reserve, so one long search (a
 //!   failing-low iteration running to its hard limit) cannot empty the clock either.
+//!
 //! With moves-to-go the reserve is smaller before the time control, since the clock is
 //! refilled right after it.
 
@@ -187,7 +188,9 @@ mod tests {
     #[test]
     fn simulated_games_never_lose_on_time() {
         let latency = 2.0;
-        let cases: &[(f64, f64, Option<u32>, u32, &[f64])] = &[
+        // (base ms, increment ms, moves per period, moves played, overhead settings)
+        type Case = (f64, f64, Option<u32>, u32, &'static [f64]);
+        let cases: &[Case] = &[
             (1000.0, 10.0, None, 300, &[5.0, 10.0]),
             (60.0, 10.0, None, 300, &[5.0, 10.0]),
             (10_000.0, 100.0, None, 300, &[10.0, 30.0, 100.0]),
