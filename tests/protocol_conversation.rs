@@ -331,3 +331,25 @@ fn usi_mode() {
     e.send("position startpos moves K@g1");
     e.go("depth 2");
 }
+
+#[test]
+fn debug_log_shows_the_traffic_on_stderr_only() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(common::SITKE)
+        .env("RUST_LOG", "debug")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"isready\nposition startpos\ngo depth 2\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stdout.starts_with("readyok\n") && stdout.contains("bestmove "), "{stdout}");
+    for needle in ["<< isready", ">> readyok", "<< go depth 2", ">> bestmove "] {
+        assert!(stderr.contains(needle), "{needle} not in {stderr}");
+    }
+    assert!(!stdout.contains("<<") && !stdout.contains(">>"));
+}
