@@ -14,6 +14,7 @@ use crate::search::skill::{Rng, Skill};
 use crate::search::{Control, Info, SearchResult, Searcher};
 use crate::tools::{bench, perft};
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -74,6 +75,9 @@ pub struct Engine {
     control: Arc<Control>,
     wake: Arc<Wake>,
     job: Option<(JobKind, JoinHandle<()>)>,
+    /// True while a job has work to do; a job clears it just before its last line, so a
+    /// host that answers that line at once (the next `go`) never finds the engine busy.
+    active: Arc<AtomicBool>,
     /// Set by `Clear Hash` or `ucinewgame` while a job runs: the next search clears first.
     clear_pending: bool,
 }
@@ -93,6 +97,7 @@ impl Engine {
             control: Arc::new(Control::new()),
             wake: Arc::new(Wake::default()),
             job: None,
+            active: Arc::new(AtomicBool::new(false)),
             clear_pending: false,
         }
     }
@@ -100,7 +105,7 @@ impl Engine {
     /// The running job, if any (a finished one is reaped).
     pub fn busy(&mut self) -> Option<JobKind> {
         if let Some((_, h)) = &self.job
-            && h.is_finished()
+            && (h.is_finished() || !self.active.load(Ordering::SeqCst))
         {
             self.join();
         }
@@ -183,6 +188,7 @@ impl Engine {
             options: options.clone(),
             clear_first: std::mem::take(&mut self.clear_pending),
             dialect,
+            active: Arc::clone(&self.active),
         };
         self.spawn(kind, move || job.run(pos, go));
     }
@@ -192,32 +198,44 @@ impl Engine {
         self.stop_and_join();
         self.control.reset();
         let control = Arc::clone(&self.control);
-        self.spawn(JobKind::Perft, move || match perft_divide(&pos, depth, threads, &control) {
-            Some(results) => {
-                let mut text = String::new();
-                for (m, n) in &results {
-                    text.push_str(&format!("{}: {n}\n", super::usi::move_text(*m, dialect)));
+        let active = Arc::clone(&self.active);
+        self.spawn(JobKind::Perft, move || {
+            match perft_divide(&pos, depth, threads, &control).inspect(|_| active.store(false, Ordering::SeqCst)) {
+                Some(results) => {
+                    let mut text = String::new();
+                    for (m, n) in &results {
+                        text.push_str(&format!("{}: {n}\n", super::usi::move_text(*m, dialect)));
+                    }
+                    let total: u64 = if depth == 0 { 1 } else { results.iter().map(|(_, n)| n).sum() };
+                    text.push_str(&format!("\nNodes searched: {total}\n"));
+                    send(&text);
                 }
-                let total: u64 = if depth == 0 { 1 } else { results.iter().map(|(_, n)| n).sum() };
-                text.push_str(&format!("\nNodes searched: {total}\n"));
-                send(&text);
+                None => super::output::info_string(&format!("perft {depth} stopped before it finished")),
             }
-            None => super::output::info_string(&format!("perft {depth} stopped before it finished")),
         });
     }
 
     /// Starts `bench` on the job thread; it prints what `sitke bench` prints.
     pub fn start_bench(&mut self, depth: u32, threads: usize, hash_mb: usize) {
         self.stop_and_join();
-        self.spawn(JobKind::Bench, move || send(&bench_report(&bench::run(depth, threads, hash_mb))));
+        let active = Arc::clone(&self.active);
+        self.spawn(JobKind::Bench, move || {
+            let report = bench_report(&bench::run(depth, threads, hash_mb));
+            active.store(false, Ordering::SeqCst);
+            send(&report);
+        });
     }
 
     fn spawn(&mut self, kind: JobKind, f: impl FnOnce() + Send + 'static) {
         self.join();
+        self.active.store(true, Ordering::SeqCst);
         let name = format!("{kind:?}").to_lowercase();
         match std::thread::Builder::new().name(name).stack_size(JOB_STACK).spawn(f) {
             Ok(h) => self.job = Some((kind, h)),
-            Err(e) => super::output::info_string(&format!("error: cannot start a thread: {e}")),
+            Err(e) => {
+                self.active.store(false, Ordering::SeqCst);
+                super::output::info_string(&format!("error: cannot start a thread: {e}"));
+            }
         }
     }
 }
@@ -305,6 +323,7 @@ struct SearchJob {
     options: Options,
     clear_first: bool,
     dialect: Dialect,
+    active: Arc<AtomicBool>,
 }
 
 impl SearchJob {
@@ -357,6 +376,7 @@ impl SearchJob {
         // UCI: after `go infinite` or `go ponder` the move waits for `stop` (or `ponderhit`).
         let control = &self.control;
         self.wake.wait_until(|| control.stopped() || (!infinite && !control.pondering()));
+        self.active.store(false, Ordering::SeqCst);
         send(&bestmove_line(best, ponder, self.dialect));
     }
 }
