@@ -196,6 +196,7 @@ def main():
     results = []
     lock = threading.Lock()
     started = time.time()
+    loads = [os.getloadavg()[0]]
 
     def worker(slot):
         engines = [Engine(args.engine, options), Engine(args.engine, options)]
@@ -204,10 +205,11 @@ def main():
                 r = play_game(args, g, engines)
                 with lock:
                     results.append(r)
+                    loads.append(os.getloadavg()[0])
                     n = len(results)
                     if r["forfeit"] or r["reason"].startswith("illegal") or n % 20 == 0:
                         print(f"[{n}/{args.games}] game {g}: {r['result']} {r['reason']} plies {r['plies']} "
-                              f"min clock {r['min_left']:.0f} ms", flush=True)
+                              f"min clock {r['min_left']:.0f} ms, load {os.getloadavg()[0]:.2f}", flush=True)
         finally:
             for e in engines:
                 e.close()
@@ -230,6 +232,10 @@ def main():
     print(f"think time per move: median {statistics.median(think):.1f} ms, "
           f"max {max(think):.1f} ms")
     print(f"lowest clock seen after a move: {min(r['min_left'] for r in results):.1f} ms")
+    # Other programs on the machine steal the engines' time: a run with a load average well
+    # above the concurrency measures the machine, not the time management.
+    print(f"load average (1 min) over the run: median {statistics.median(loads):.2f}, max {max(loads):.2f} "
+          f"on {os.cpu_count()} cores")
     sys.exit(1 if forfeits or illegal else 0)
 
 
