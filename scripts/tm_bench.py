@@ -12,6 +12,11 @@ material), by resignation adjudication (both engines agree the score is beyond
 Usage:
   python3 scripts/tm_bench.py --games 200 --tc 1+0.01
   python3 scripts/tm_bench.py --games 100 --tc 10/1
+
+On a machine that other work keeps busy (the summary prints the load average), the engines
+wait for a CPU for whole seconds and lose on time whatever they plan; run the benchmark
+under `chrt -f 10` (real-time scheduling, as root) to measure the time management rather
+than the machine. One game at a time uses one core.
 """
 
 import argparse
@@ -234,8 +239,9 @@ def main():
     print(f"lowest clock seen after a move: {min(r['min_left'] for r in results):.1f} ms")
     # Other programs on the machine steal the engines' time: a run with a load average well
     # above the concurrency measures the machine, not the time management.
+    policy = {os.SCHED_OTHER: "normal", os.SCHED_FIFO: "real-time FIFO", os.SCHED_RR: "real-time RR"}
     print(f"load average (1 min) over the run: median {statistics.median(loads):.2f}, max {max(loads):.2f} "
-          f"on {os.cpu_count()} cores")
+          f"on {os.cpu_count()} cores; scheduling: {policy.get(os.sched_getscheduler(0), 'other')}")
     sys.exit(1 if forfeits or illegal else 0)
 
 
