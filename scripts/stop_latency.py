@@ -7,6 +7,11 @@ stopped after a random 10-300 ms, at 1 and 2 threads. Reports the median, the 99
 percentile and the worst delay; exits non-zero if the worst reaches 50 ms.
 
 Usage: python3 scripts/stop_latency.py [--searches 300] [--engine target/release/sitke]
+
+On a machine that other work keeps busy, run it as `nice -n -20 python3 ...` (root) so the
+scheduler, not the engine, does not dominate the numbers. Not under `chrt`: with two search
+threads spinning at the same real-time priority, the engine's own input thread cannot get a
+core until the kernel's real-time throttling steps in, which measures the throttling.
 """
 
 import argparse
