@@ -171,11 +171,9 @@ fn main() {
             }
         }
         Some(Command::Bench { depth, threads, hash }) => {
+            // The same lines as the protocol's `bench` command, from the same function.
             let r = sitke::tools::bench::run(depth, threads, hash);
-            let mut out = std::io::stdout().lock();
-            let _ = writeln!(out, "Total time (ms) : {}", r.time.as_millis());
-            let _ = writeln!(out, "Nodes searched  : {}", r.nodes);
-            let _ = writeln!(out, "Nodes/second    : {}", r.nps());
+            let _ = std::io::stdout().lock().write_all(sitke::protocol::engine::bench_report(&r).as_bytes());
         }
         Some(Command::Perft { depth, fen, divide, threads }) => {
             let pos = match fen.as_deref().map(Position::from_fen).unwrap_or_else(|| Ok(Position::startpos())) {

@@ -1,165 +1,258 @@
-//! The UCI loop (minimal for now: uci, isready, position, go perft, d, quit).
+//! The protocol loop: reads commands from stdin, one per line, and dispatches them. Searches,
+//! `go perft` and `bench` run on the engine's job thread, so the loop always answers
+//! `isready`, `stop`, `ponderhit` and `quit` at once. `usi` switches to the USI dialect
+//! (notation, SFEN, `usiok`), `uci` back.
+//!
+//! Nothing on the input can end the loop but `quit` or the end of input: every malformed or
+//! out-of-place command gets an `info string` that names the problem, and the state stays
+//! as it was (a `position` keeps the moves that applied).
 
-use crate::board::{Color, Position, Square};
-use crate::search::{Control, Limits, Score, Searcher};
-use crate::tools::perft;
-use std::io::{self, BufRead, Write};
-use std::time::Duration;
+use super::Dialect;
+use super::engine::{Engine, JobKind};
+use super::go::parse_go;
+use super::options::{Accepted, Id, OptionError, Options, VARIANT, VARIANT_INFO};
+use super::output::{info_string, send};
+use super::usi::{parse_move, parse_sfen};
+use crate::board::Position;
+use std::io::{self, BufRead};
 
-/// Engine name and author as sent in `id`.
+/// Engine name as sent in `id name`.
 pub const ENGINE_NAME: &str = concat!("Sitke ", env!("CARGO_PKG_VERSION"));
 /// The author line.
 pub const ENGINE_AUTHOR: &str = "the Sitke developers";
+/// Lines longer than this (bytes) are refused: no host sends them, and a runaway producer
+/// must not make the engine hold gigabytes.
+pub const MAX_LINE: usize = 1 << 20;
 
-/// The board diagram of `d`, followed by the `Fen:`, `Key:` and `Checkers:` lines.
-pub fn diagram(pos: &Position) -> String {
-    let mut out = String::new();
-    let hand = |c: Color| -> String {
-        let board_fen = pos.board_fen();
-        let pocket = &board_fen[board_fen.find('[').unwrap_or(0)..];
-        pocket
-            .chars()
-            .filter(|ch| ch.is_ascii_alphabetic() && (ch.is_ascii_uppercase() == (c == Color::White)))
-            .collect()
-    };
-    out.push_str("\n +---+---+---+---+---+---+---+---+\n");
-    for rank in (0..8).rev() {
-        out.push_str(" |");
-        for file in 0..8 {
-            let c = pos.piece_on(Square::new(file, rank)).map_or(' ', |p| p.letter());
-            out.push_str(&format!(" {c} |"));
-        }
-        if rank == 7 {
-            out.push_str(&format!("   [{}]", hand(Color::Black)));
-        }
-        if rank == 0 {
-            let mark = if pos.side_to_move() == Color::White { " *" } else { "" };
-            out.push_str(&format!("{mark} [{}]", hand(Color::White)));
-        }
-        out.push_str("\n +---+---+---+---+---+---+---+---+\n");
+/// Whether the loop goes on after a command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Read the next command.
+    Continue,
+    /// `quit` was received.
+    Quit,
+}
+
+/// The protocol's state: the position, the options, the dialect and the engine.
+pub struct Session {
+    pos: Position,
+    options: Options,
+    dialect: Dialect,
+    engine: Engine,
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session::new()
     }
-    out.push_str(&format!("\nFen: {}\nKey: {:016X}\nCheckers: ", pos.fen(), pos.key()));
-    for sq in pos.checkers() {
-        out.push_str(&format!("{sq} "));
+}
+
+impl Session {
+    /// A session at the start position with default options, speaking UCI.
+    pub fn new() -> Session {
+        Session { pos: Position::startpos(), options: Options::default(), dialect: Dialect::Uci, engine: Engine::new() }
     }
-    out.push('\n');
+
+    /// Handles one input line (CRLF and surrounding blanks allowed).
+    pub fn handle(&mut self, line: &str) -> Flow {
+        let line = line.trim();
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let Some((&cmd, args)) = tokens.split_first() else { return Flow::Continue };
+        match cmd {
+            "uci" => self.hello(Dialect::Uci),
+            "usi" => self.hello(Dialect::Usi),
+            "isready" => send("readyok"),
+            "debug" => {}
+            "setoption" => self.setoption(line.strip_prefix("setoption").unwrap_or_default()),
+            "ucinewgame" | "usinewgame" => self.new_game(),
+            "position" => self.position(args),
+            "go" => self.go(args),
+            "stop" => self.engine.stop(),
+            "ponderhit" => self.engine.ponderhit(),
+            // USI: the game is over; a ponder search that is still running has no use.
+            "gameover" => self.engine.stop(),
+            "d" => send(&super::display::diagram(&self.pos, self.dialect)),
+            "eval" => send(&crate::eval::breakdown(&self.pos).to_string()),
+            "bench" => self.bench(args),
+            "quit" => return Flow::Quit,
+            _ => info_string(&format!("error: unknown command '{}'", truncate(cmd))),
+        }
+        Flow::Continue
+    }
+
+    /// Ends the session. After `quit` a running search or perft is stopped at once (a search
+    /// still prints its `bestmove`) and a bench is abandoned; at the end of input, jobs that
+    /// end by themselves are waited for, so `echo "go depth 9" | sitke` prints its answer.
+    pub fn close(&mut self, quit: bool) {
+        match self.engine.busy() {
+            Some(JobKind::Bench) if quit => {}
+            Some(_) if quit => self.engine.stop_and_join(),
+            Some(_) => self.engine.finish(),
+            None => {}
+        }
+    }
+
+    fn hello(&mut self, dialect: Dialect) {
+        self.dialect = dialect;
+        let ok = match dialect {
+            Dialect::Uci => "uciok",
+            Dialect::Usi => "usiok",
+        };
+        send(&format!("id name {ENGINE_NAME}\nid author {ENGINE_AUTHOR}\n\n{}{ok}", super::options::option_lines()));
+    }
+
+    fn setoption(&mut self, args: &str) {
+        let before = self.options.clone();
+        match self.options.set(args) {
+            Ok(Accepted(Id::Variant)) => send(VARIANT_INFO),
+            Ok(Accepted(Id::Hash | Id::Threads)) => {
+                if let Err(e) = self.engine.configure(&self.options) {
+                    self.options = before;
+                    info_string(&e);
+                }
+            }
+            Ok(Accepted(Id::ClearHash)) => self.engine.clear(),
+            Ok(_) => {}
+            Err(OptionError::NotInList { name, value, .. }) if name == "UCI_Variant" => info_string(&format!(
+                "error: variant '{}' is not supported, only {VARIANT}; staying on {VARIANT}",
+                truncate(&value)
+            )),
+            Err(e) => info_string(&format!("error: {}", truncate(&e.to_string()))),
+        }
+    }
+
+    fn new_game(&mut self) {
+        // A host that starts a new game mid-search wants that search over.
+        self.engine.stop_and_join();
+        self.engine.clear();
+    }
+
+    /// `position startpos|fen <FEN>|sfen <SFEN> [moves ...]`.
+    fn position(&mut self, args: &[&str]) {
+        let moves_at = args.iter().position(|&a| a == "moves").unwrap_or(args.len());
+        let (head, moves) = (&args[..moves_at], args.get(moves_at + 1..).unwrap_or_default());
+        let parsed = match head.first().copied() {
+            Some("startpos") => {
+                if head.len() > 1 {
+                    info_string(&format!(
+                        "warning: position: ignoring '{}' after startpos",
+                        truncate(&head[1..].join(" "))
+                    ));
+                }
+                Ok(Position::startpos())
+            }
+            Some("fen") => Position::from_fen(&head[1..].join(" ")).map_err(|e| format!("invalid FEN: {e}")),
+            Some("sfen") => parse_sfen(&head[1..].join(" ")).map_err(|e| format!("invalid SFEN: {e}")),
+            Some(other) => Err(format!("expected 'startpos', 'fen' or 'sfen', got '{}'", truncate(other))),
+            None => Err("expected 'startpos', 'fen' or 'sfen'".to_string()),
+        };
+        let mut pos = match parsed {
+            Ok(p) => p,
+            Err(e) => {
+                info_string(&format!("error: position: {e}; position unchanged"));
+                return;
+            }
+        };
+        for (i, text) in moves.iter().enumerate() {
+            match parse_move(&pos, text, self.dialect) {
+                Ok(m) => pos.do_move(m),
+                Err(e) => {
+                    info_string(&format!(
+                        "error: position: move {} of the list: {}; position kept after move {i}",
+                        i + 1,
+                        truncate(&e.to_string())
+                    ));
+                    break;
+                }
+            }
+        }
+        self.pos = pos;
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        let (go, warnings) = parse_go(args, &self.pos, self.dialect);
+        for w in &warnings {
+            info_string(&format!("warning: {}", truncate(w)));
+        }
+        // `go` during a running job: the job is stopped first (a search prints its own
+        // bestmove: one per go), so the loop never waits on a long search.
+        if self.engine.busy().is_some() {
+            info_string("warning: go received while busy; stopping the running job first");
+        }
+        match go.perft {
+            Some(depth) => self.engine.start_perft(self.pos.clone(), depth, self.options.threads, self.dialect),
+            None => self.engine.start_search(self.pos.clone(), go, &self.options, self.dialect),
+        }
+    }
+
+    /// `bench [depth] [threads] [hash]`, the arguments of the `sitke bench` subcommand.
+    fn bench(&mut self, args: &[&str]) {
+        let defaults = [crate::tools::bench::DEFAULT_DEPTH as i64, 1, 16];
+        // Bench cannot be interrupted (quit still ends the process), so its depth is capped.
+        let limits = [(1, 20), (1, super::options::MAX_THREADS), (1, 4096)];
+        let names = ["depth", "threads", "hash"];
+        let mut values = defaults;
+        for (i, text) in args.iter().enumerate() {
+            if i >= 3 {
+                info_string(&format!("warning: bench: ignoring '{}'", truncate(text)));
+                break;
+            }
+            match text.parse::<i64>() {
+                Ok(n) if (limits[i].0..=limits[i].1).contains(&n) => values[i] = n,
+                _ => {
+                    info_string(&format!(
+                        "error: bench: {} '{}' is not a number in {}..{}; using {}",
+                        names[i],
+                        truncate(text),
+                        limits[i].0,
+                        limits[i].1,
+                        defaults[i]
+                    ));
+                }
+            }
+        }
+        self.engine.start_bench(values[0] as u32, values[1] as usize, values[2] as usize);
+    }
+}
+
+/// Makes user text safe to echo: control characters become `?` (a host's parser must never
+/// see them) and long text is cut so one bad line cannot flood the host's log.
+fn truncate(s: &str) -> String {
+    const MAX: usize = 200;
+    let clean = |c: char| if c.is_control() { '?' } else { c };
+    let mut out: String = s.chars().take(MAX).map(clean).collect();
+    if s.chars().count() > MAX {
+        out.push_str("...");
+    }
     out
 }
 
-/// Sets up `position startpos|fen <fen> [moves ...]`; on an error the position keeps the
-/// moves that applied, and the returned message names the problem.
-pub fn parse_position(args: &[&str], pos: &mut Position) -> Result<(), String> {
-    let moves_at = args.iter().position(|&a| a == "moves").unwrap_or(args.len());
-    let mut next = match args.first() {
-        Some(&"startpos") => Position::startpos(),
-        Some(&"fen") => Position::from_fen(&args[1..moves_at].join(" ")).map_err(|e| format!("invalid FEN: {e}"))?,
-        _ => return Err("position: expected 'startpos' or 'fen'".to_string()),
-    };
-    for (i, text) in args.iter().skip(moves_at + 1).enumerate() {
-        match next.parse_uci_move(text) {
-            Ok(m) => next.do_move(m),
-            Err(e) => {
-                *pos = next;
-                return Err(format!("{e} (move {} of the list); position kept after the last legal move", i + 1));
-            }
-        }
-    }
-    *pos = next;
-    Ok(())
-}
-
-/// Runs the protocol loop on stdin until `quit` or end of input.
+/// Runs the protocol loop on stdin until `quit` or the end of input.
 pub fn run() {
+    let mut session = Session::new();
     let stdin = io::stdin();
-    let mut out = io::stdout().lock();
-    let mut pos = Position::startpos();
-    let mut searcher = Searcher::new(16, 1);
-    for line in stdin.lock().lines() {
-        let Ok(line) = line else { break };
-        log::debug!("<< {line}");
-        let tokens: Vec<&str> = line.split_whitespace().collect();
-        let reply = match tokens.first().copied() {
-            None => String::new(),
-            Some("uci") => format!(
-                "id name {ENGINE_NAME}\nid author {ENGINE_AUTHOR}\n\noption name UCI_Variant type combo default sittuyin var sittuyin\nuciok\n"
-            ),
-            Some("isready") => "readyok\n".to_string(),
-            Some("position") => match parse_position(&tokens[1..], &mut pos) {
-                Ok(()) => String::new(),
-                Err(e) => format!("info string {e}\n"),
-            },
-            Some("d") => diagram(&pos),
-            Some("ucinewgame") => {
-                searcher.clear();
-                String::new()
-            }
-            Some("go") if tokens.get(1) != Some(&"perft") => {
-                let limits = parse_go(&tokens[1..]);
-                let control = Control::new();
-                let mut lines = String::new();
-                let result = searcher.search(&pos, &limits, &control, &mut |info| {
-                    let score = match Score::from_value(info.value) {
-                        Score::Cp(c) => format!("cp {c}"),
-                        Score::Mate(m) => format!("mate {m}"),
-                    };
-                    let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
-                    let line = format!(
-                        "info depth {} seldepth {} multipv {} score {score} nodes {} time {} pv {}\n",
-                        info.depth,
-                        info.seldepth,
-                        info.multipv,
-                        info.nodes,
-                        info.time.as_millis(),
-                        pv.join(" ")
-                    );
-                    let _ = std::io::stdout().write_all(line.as_bytes());
-                    let _ = std::io::stdout().flush();
-                    lines.push_str(&line);
-                });
-                format!("bestmove {}\n", result.best)
-            }
-            Some("go") if tokens.get(1) == Some(&"perft") => {
-                let depth = tokens.get(2).and_then(|d| d.parse::<u32>().ok()).unwrap_or(1).min(20);
-                let results = perft::divide_parallel(&pos, depth, 1);
-                let mut s = String::new();
-                let mut total = 0;
-                for (m, n) in results {
-                    s.push_str(&format!("{m}: {n}\n"));
-                    total += n;
-                }
-                s.push_str(&format!("\nNodes searched: {total}\n\n"));
-                s
-            }
-            Some("quit") => break,
-            Some(cmd) => format!("info string unknown command '{cmd}'\n"),
-        };
-        if !reply.is_empty() {
-            log::debug!(">> {}", reply.trim_end());
-            let _ = out.write_all(reply.as_bytes());
-            let _ = out.flush();
+    let mut input = stdin.lock();
+    let mut buf = Vec::new();
+    let mut quit = false;
+    loop {
+        buf.clear();
+        match input.read_until(b'\n', &mut buf) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(_) => break,
+        }
+        if buf.len() > MAX_LINE {
+            info_string(&format!("error: line of {} bytes ignored (limit {MAX_LINE})", buf.len()));
+            continue;
+        }
+        // Bytes that are not UTF-8 become U+FFFD and end up in an "unknown" message.
+        let line = String::from_utf8_lossy(&buf);
+        log::debug!("<< {}", line.trim_end());
+        if session.handle(&line) == Flow::Quit {
+            quit = true;
+            break;
         }
     }
-}
-
-/// Parses the arguments of `go` into search limits.
-pub fn parse_go(args: &[&str]) -> Limits {
-    let mut l = Limits::default();
-    let mut it = args.iter();
-    while let Some(&a) = it.next() {
-        let mut num = || it.next().and_then(|v| v.parse::<i64>().ok()).unwrap_or(0).max(0) as u64;
-        match a {
-            "wtime" => l.wtime = Some(Duration::from_millis(num())),
-            "btime" => l.btime = Some(Duration::from_millis(num())),
-            "winc" => l.winc = Some(Duration::from_millis(num())),
-            "binc" => l.binc = Some(Duration::from_millis(num())),
-            "movestogo" => l.movestogo = Some(num() as u32),
-            "movetime" => l.movetime = Some(Duration::from_millis(num())),
-            "depth" => l.depth = Some(num() as u32),
-            "nodes" => l.nodes = Some(num()),
-            "mate" => l.mate = Some(num() as u32),
-            "infinite" => l.infinite = true,
-            _ => {}
-        }
-    }
-    l
+    session.close(quit);
 }

@@ -10,6 +10,7 @@ pub mod movepick;
 pub mod params;
 mod pvs;
 pub mod see;
+pub mod skill;
 mod threads;
 pub mod time;
 pub mod tt;

@@ -1,0 +1,396 @@
+//! The work behind the loop: searches, `go perft` and `bench` run on a job thread of their
+//! own, so the loop keeps reading stdin (`isready`, `stop`, `ponderhit`, `quit`) meanwhile.
+//!
+//! One job runs at a time. A search job prints its `info` lines as they come and exactly one
+//! `bestmove`; when a `go infinite` or `go ponder` search ends by itself (a depth cap, a
+//! mate), the job holds the `bestmove` until `stop` (or `ponderhit`) arrives, as UCI asks.
+
+use super::Dialect;
+use super::go::Go;
+use super::options::{ELO_RANGE, Options};
+use super::output::{InfoStyle, bestmove_line, info_line, send};
+use crate::board::{Move, Position};
+use crate::search::skill::{Rng, Skill};
+use crate::search::{Control, Info, SearchResult, Searcher};
+use crate::tools::{bench, perft};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// Stack for the job thread: the search recurses up to MAX_PLY with sizeable frames.
+const JOB_STACK: usize = 16 << 20;
+
+/// What the job thread is doing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JobKind {
+    /// A search that ends with `bestmove`; `open_ended` for `go infinite` and `go ponder`,
+    /// which end only on `stop` (or `ponderhit`).
+    Search {
+        /// Whether only `stop`/`ponderhit` ends it.
+        open_ended: bool,
+    },
+    /// `go perft N` (ends by itself, or on `stop`).
+    Perft,
+    /// `bench` (ends by itself).
+    Bench,
+}
+
+/// A wake-up call for a job that holds its `bestmove`: the flags live in `Control`; the
+/// mutex only orders the check against the notification so no wake-up is lost.
+#[derive(Default)]
+struct Wake {
+    lock: Mutex<()>,
+    cv: Condvar,
+}
+
+impl Wake {
+    fn notify(&self) {
+        drop(lock(&self.lock));
+        self.cv.notify_all();
+    }
+
+    /// Blocks until `done()` holds (re-checked at least every 50 ms as a safety net).
+    fn wait_until(&self, done: impl Fn() -> bool) {
+        let mut guard = lock(&self.lock);
+        while !done() {
+            guard = match self.cv.wait_timeout(guard, Duration::from_millis(50)) {
+                Ok((g, _)) => g,
+                Err(poisoned) => poisoned.into_inner().0,
+            };
+        }
+    }
+}
+
+/// Locks a mutex even if a panicking thread poisoned it: the data behind our mutexes stays
+/// valid (a search that panicked leaves the table usable), and refusing service is worse.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// The searcher and the job thread.
+pub struct Engine {
+    searcher: Arc<Mutex<Searcher>>,
+    control: Arc<Control>,
+    wake: Arc<Wake>,
+    job: Option<(JobKind, JoinHandle<()>)>,
+    /// True while a job has work to do; a job clears it just before its last line, so a
+    /// host that answers that line at once (the next `go`) never finds the engine busy.
+    active: Arc<AtomicBool>,
+    /// Set by `Clear Hash` or `ucinewgame` while a job runs: the next search clears first.
+    clear_pending: bool,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    /// An idle engine with the default options' searcher.
+    pub fn new() -> Engine {
+        let o = Options::default();
+        Engine {
+            searcher: Arc::new(Mutex::new(Searcher::new(o.hash_mb, o.threads))),
+            control: Arc::new(Control::new()),
+            wake: Arc::new(Wake::default()),
+            job: None,
+            active: Arc::new(AtomicBool::new(false)),
+            clear_pending: false,
+        }
+    }
+
+    /// The running job, if any (a finished one is reaped).
+    pub fn busy(&mut self) -> Option<JobKind> {
+        if let Some((_, h)) = &self.job
+            && (h.is_finished() || !self.active.load(Ordering::SeqCst))
+        {
+            self.join();
+        }
+        self.job.as_ref().map(|(k, _)| *k)
+    }
+
+    /// Waits for the running job to end.
+    pub fn join(&mut self) {
+        if let Some((_, h)) = self.job.take() {
+            // A job that panicked has already reported what it could; the loop goes on.
+            let _ = h.join();
+        }
+    }
+
+    /// Asks a running search to stop; it prints its `bestmove` shortly.
+    pub fn stop(&self) {
+        self.control.stop();
+        self.wake.notify();
+    }
+
+    /// The opponent played the expected move: the ponder search goes on under the clock.
+    pub fn ponderhit(&self) {
+        self.control.set_pondering(false);
+        self.wake.notify();
+    }
+
+    /// Waits for the running job to end by itself; a search that would wait for `stop`
+    /// forever (`go infinite`, `go ponder`, a `go` without limits) is stopped first.
+    pub fn finish(&mut self) {
+        if matches!(self.busy(), Some(JobKind::Search { open_ended: true })) {
+            self.stop();
+        }
+        self.join();
+    }
+
+    /// Stops a running search or perft at once and waits for it (a search prints its
+    /// `bestmove`); `bench` cannot be interrupted and is waited for.
+    pub fn stop_and_join(&mut self) {
+        if self.busy().is_some() {
+            self.stop();
+        }
+        self.join();
+    }
+
+    /// Applies the options that live in the searcher: at once when idle, else before the
+    /// next search. Returns an error message when the hash table cannot be allocated.
+    pub fn configure(&mut self, options: &Options) -> Result<(), String> {
+        if self.busy().is_some() {
+            return Ok(());
+        }
+        let mut s = lock(&self.searcher);
+        apply_sizes(&mut s, options)
+    }
+
+    /// Clears the hash table and the search statistics (now, or before the next search).
+    pub fn clear(&mut self) {
+        if self.busy().is_some() {
+            self.clear_pending = true;
+        } else {
+            lock(&self.searcher).clear();
+            self.clear_pending = false;
+        }
+    }
+
+    /// Starts a search of `pos`, first stopping any running job (whose search still prints
+    /// its own `bestmove`: one per `go`).
+    pub fn start_search(&mut self, pos: Position, go: Go, options: &Options, dialect: Dialect) {
+        // The control is shared with the running search: it must be over before a reset.
+        self.stop_and_join();
+        self.control.reset();
+        let l = &go.limits;
+        // A `go` with no limit at all runs until `stop` as surely as `go infinite` does.
+        let unlimited = !l.uses_time() && l.depth.is_none() && l.nodes.is_none() && l.mate.is_none();
+        let kind = JobKind::Search { open_ended: l.infinite || go.ponder || unlimited };
+        self.control.set_pondering(go.ponder);
+        let job = SearchJob {
+            searcher: Arc::clone(&self.searcher),
+            control: Arc::clone(&self.control),
+            wake: Arc::clone(&self.wake),
+            options: options.clone(),
+            clear_first: std::mem::take(&mut self.clear_pending),
+            dialect,
+            active: Arc::clone(&self.active),
+        };
+        self.spawn(kind, move || job.run(pos, go));
+    }
+
+    /// Starts `go perft depth` on the job thread; `stop` interrupts it.
+    pub fn start_perft(&mut self, pos: Position, depth: u32, threads: usize, dialect: Dialect) {
+        self.stop_and_join();
+        self.control.reset();
+        let control = Arc::clone(&self.control);
+        let active = Arc::clone(&self.active);
+        self.spawn(JobKind::Perft, move || {
+            match perft_divide(&pos, depth, threads, &control).inspect(|_| active.store(false, Ordering::SeqCst)) {
+                Some(results) => {
+                    let mut text = String::new();
+                    for (m, n) in &results {
+                        text.push_str(&format!("{}: {n}\n", super::usi::move_text(*m, dialect)));
+                    }
+                    let total: u64 = if depth == 0 { 1 } else { results.iter().map(|(_, n)| n).sum() };
+                    text.push_str(&format!("\nNodes searched: {total}\n"));
+                    send(&text);
+                }
+                None => super::output::info_string(&format!("perft {depth} stopped before it finished")),
+            }
+        });
+    }
+
+    /// Starts `bench` on the job thread; it prints what `sitke bench` prints.
+    pub fn start_bench(&mut self, depth: u32, threads: usize, hash_mb: usize) {
+        self.stop_and_join();
+        let active = Arc::clone(&self.active);
+        self.spawn(JobKind::Bench, move || {
+            let report = bench_report(&bench::run(depth, threads, hash_mb));
+            active.store(false, Ordering::SeqCst);
+            send(&report);
+        });
+    }
+
+    fn spawn(&mut self, kind: JobKind, f: impl FnOnce() + Send + 'static) {
+        self.join();
+        self.active.store(true, Ordering::SeqCst);
+        let name = format!("{kind:?}").to_lowercase();
+        match std::thread::Builder::new().name(name).stack_size(JOB_STACK).spawn(f) {
+            Ok(h) => self.job = Some((kind, h)),
+            Err(e) => {
+                self.active.store(false, Ordering::SeqCst);
+                super::output::info_string(&format!("error: cannot start a thread: {e}"));
+            }
+        }
+    }
+}
+
+/// The lines `bench` prints, the same as the `sitke bench` subcommand's.
+pub fn bench_report(r: &bench::BenchResult) -> String {
+    format!("Total time (ms) : {}\nNodes searched  : {}\nNodes/second    : {}\n", r.time.as_millis(), r.nodes, r.nps())
+}
+
+/// Subtrees this shallow are counted without looking at the stop flag: they take at most a
+/// few milliseconds, which bounds how late a `stop` takes effect.
+const PERFT_UNCHECKED_DEPTH: u32 = 3;
+
+/// Per-root-move leaf counts (as `perft::divide`), on `threads` threads; None if stopped.
+fn perft_divide(pos: &Position, depth: u32, threads: usize, control: &Control) -> Option<Vec<(Move, u64)>> {
+    use rayon::prelude::*;
+    fn count(pos: &mut Position, depth: u32, control: &Control) -> Option<u64> {
+        if depth <= PERFT_UNCHECKED_DEPTH {
+            return Some(perft::perft(pos, depth));
+        }
+        if control.stopped() {
+            return None;
+        }
+        let mut total = 0;
+        for m in pos.legal_moves().iter().copied() {
+            pos.do_move(m);
+            let n = count(pos, depth - 1, control);
+            pos.undo_move();
+            total += n?;
+        }
+        Some(total)
+    }
+    if depth == 0 {
+        return Some(Vec::new());
+    }
+    let moves: Vec<Move> = pos.legal_moves().to_vec();
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.max(1)).build().ok()?;
+    pool.install(|| {
+        moves
+            .par_iter()
+            .with_max_len(1)
+            .map(|&m| {
+                let mut p = pos.clone();
+                p.do_move(m);
+                count(&mut p, depth - 1, control).map(|n| (m, n))
+            })
+            .collect()
+    })
+}
+
+/// Sets the table size and the thread count, refusing a table the machine cannot hold.
+fn apply_sizes(s: &mut Searcher, o: &Options) -> Result<(), String> {
+    if s.threads() != o.threads {
+        s.set_threads(o.threads);
+    }
+    if s.hash_mb() != o.hash_mb {
+        // Allocating more than the machine has would get the process killed mid-game.
+        if let Some(avail) = available_mb()
+            && o.hash_mb as u64 > (avail + s.hash_mb() as u64).saturating_sub(256)
+        {
+            return Err(format!(
+                "error: Hash {} MiB does not fit in memory ({avail} MiB available); keeping {} MiB",
+                o.hash_mb,
+                s.hash_mb()
+            ));
+        }
+        s.set_hash(o.hash_mb);
+    }
+    Ok(())
+}
+
+/// Memory available to new allocations in MiB, where the system says (Linux).
+fn available_mb() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
+}
+
+/// Everything a search job needs, moved onto the job thread.
+struct SearchJob {
+    searcher: Arc<Mutex<Searcher>>,
+    control: Arc<Control>,
+    wake: Arc<Wake>,
+    options: Options,
+    clear_first: bool,
+    dialect: Dialect,
+    active: Arc<AtomicBool>,
+}
+
+impl SearchJob {
+    fn run(self, pos: Position, go: Go) {
+        let o = &self.options;
+        let infinite = go.limits.infinite;
+        // Analysis wants the engine's real opinion; a weakened player is for games.
+        let skill = if infinite || o.analyse_mode {
+            None
+        } else {
+            Skill::from_options(o.skill_level, o.limit_strength, o.elo, ELO_RANGE)
+        };
+        let mut limits = go.limits;
+        if let Some(sk) = skill {
+            limits.nodes = Some(limits.nodes.map_or(sk.node_limit(), |n| n.min(sk.node_limit())));
+        }
+        let style = InfoStyle { dialect: self.dialect, show_wdl: o.show_wdl };
+        let shown = o.multipv;
+        let outcome = {
+            let mut s = lock(&self.searcher);
+            if let Err(e) = apply_sizes(&mut s, o) {
+                super::output::info_string(&e);
+            }
+            if self.clear_first {
+                s.clear();
+            }
+            s.multipv = skill.map_or(o.multipv, |sk| sk.multipv().max(o.multipv));
+            s.move_overhead = Duration::from_millis(o.move_overhead_ms);
+            let control: &Control = &self.control;
+            let mut report = |info: &Info| {
+                // Lines searched only for the weak player's choice are not the host's business.
+                if info.multipv <= shown {
+                    send(&info_line(info, style));
+                }
+            };
+            catch_unwind(AssertUnwindSafe(|| s.search(&pos, &limits, control, &mut report)))
+        };
+        let (best, ponder) = match outcome {
+            Ok(result) => choose(&result, skill),
+            Err(_) => {
+                // A bug in the search must not leave the host waiting for a move forever.
+                super::output::info_string("error: the search failed; playing the first legal move");
+                (pos.legal_moves().iter().next().copied().unwrap_or(Move::NONE), Move::NONE)
+            }
+        };
+        if !best.is_some() {
+            let score = if pos.in_check() { "mate 0" } else { "cp 0" };
+            send(&format!("info depth 0 score {score}"));
+        }
+        // UCI: after `go infinite` or `go ponder` the move waits for `stop` (or `ponderhit`).
+        let control = &self.control;
+        self.wake.wait_until(|| control.stopped() || (!infinite && !control.pondering()));
+        self.active.store(false, Ordering::SeqCst);
+        send(&bestmove_line(best, ponder, self.dialect));
+    }
+}
+
+/// The move to play and the reply to ponder on: the best line, or the weak player's pick.
+fn choose(result: &SearchResult, skill: Option<Skill>) -> (Move, Move) {
+    if let Some(sk) = skill
+        && !result.lines.is_empty()
+    {
+        let i = sk.pick(&result.lines, Rng::from_clock().next_f64());
+        let pv = &result.lines[i].pv;
+        if let Some(&m) = pv.first() {
+            return (m, pv.get(1).copied().unwrap_or(Move::NONE));
+        }
+    }
+    (result.best, result.ponder)
+}

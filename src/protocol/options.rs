@@ -1,0 +1,345 @@
+//! The engine's options: their `option name ...` lines for `uci`/`usi`, their typed values,
+//! and `setoption` parsing with an error that names the problem for every bad input.
+
+use std::fmt;
+
+/// The only variant this engine plays.
+pub const VARIANT: &str = "sittuyin";
+
+/// The line Fairy-Stockfish prints after `setoption name UCI_Variant value sittuyin`, which
+/// web GUIs parse for the board geometry and start position.
+pub const VARIANT_INFO: &str = "info string variant sittuyin files 8 ranks 8 pocket 6 template bughouse startpos \
+                                8/8/4pppp/pppp4/4PPPP/PPPP4/8/8[KFRRSSNNkfrrssnn] w - - 0 1";
+
+/// The largest hash table accepted, in MiB.
+pub const MAX_HASH_MB: i64 = 1 << 16;
+/// The most search threads accepted.
+pub const MAX_THREADS: i64 = 256;
+/// The most principal variations accepted (more than any position has moves).
+pub const MAX_MULTIPV: i64 = 256;
+/// The lowest and highest `UCI_Elo`: Fairy-Stockfish's range, so hosts that send its values
+/// get a sensible strength (see `search::skill` for what they mean here).
+pub const ELO_RANGE: (i64, i64) = (1350, 2850);
+
+/// The type and range of one option, as `uci` announces it.
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    Spin { default: i64, min: i64, max: i64 },
+    Check { default: bool },
+    Button,
+    Combo { default: &'static str, vars: &'static [&'static str] },
+}
+
+/// Which option a name refers to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Id {
+    /// `UCI_Variant`.
+    Variant,
+    /// `Threads`.
+    Threads,
+    /// `Hash` (MiB).
+    Hash,
+    /// `Clear Hash`.
+    ClearHash,
+    /// `Ponder`.
+    Ponder,
+    /// `MultiPV`.
+    MultiPv,
+    /// `Move Overhead` (ms).
+    MoveOverhead,
+    /// `Skill Level`.
+    SkillLevel,
+    /// `UCI_LimitStrength`.
+    LimitStrength,
+    /// `UCI_Elo`.
+    Elo,
+    /// `UCI_ShowWDL`.
+    ShowWdl,
+    /// `UCI_AnalyseMode`.
+    AnalyseMode,
+}
+
+/// Every option in the order `uci` lists them.
+const SPECS: &[(Id, &str, Kind)] = &[
+    (Id::Variant, "UCI_Variant", Kind::Combo { default: VARIANT, vars: &[VARIANT] }),
+    (Id::Threads, "Threads", Kind::Spin { default: 1, min: 1, max: MAX_THREADS }),
+    (Id::Hash, "Hash", Kind::Spin { default: 16, min: 1, max: MAX_HASH_MB }),
+    (Id::ClearHash, "Clear Hash", Kind::Button),
+    (Id::Ponder, "Ponder", Kind::Check { default: false }),
+    (Id::MultiPv, "MultiPV", Kind::Spin { default: 1, min: 1, max: MAX_MULTIPV }),
+    (Id::MoveOverhead, "Move Overhead", Kind::Spin { default: 10, min: 0, max: 5000 }),
+    (Id::SkillLevel, "Skill Level", Kind::Spin { default: 20, min: 0, max: 20 }),
+    (Id::LimitStrength, "UCI_LimitStrength", Kind::Check { default: false }),
+    (Id::Elo, "UCI_Elo", Kind::Spin { default: ELO_RANGE.0, min: ELO_RANGE.0, max: ELO_RANGE.1 }),
+    (Id::ShowWdl, "UCI_ShowWDL", Kind::Check { default: false }),
+    (Id::AnalyseMode, "UCI_AnalyseMode", Kind::Check { default: false }),
+];
+
+/// Older USI hosts prefix the standard options with `USI_`.
+const ALIASES: &[(&str, Id)] = &[("USI_Hash", Id::Hash), ("USI_Ponder", Id::Ponder)];
+
+/// The `option name ...` lines, one per option, as `uci` and `usi` print them.
+pub fn option_lines() -> String {
+    let mut s = String::new();
+    for (_, name, kind) in SPECS {
+        let line = match kind {
+            Kind::Spin { default, min, max } => {
+                format!("option name {name} type spin default {default} min {min} max {max}")
+            }
+            Kind::Check { default } => format!("option name {name} type check default {default}"),
+            Kind::Button => format!("option name {name} type button"),
+            Kind::Combo { default, vars } => {
+                let vars: String = vars.iter().map(|v| format!(" var {v}")).collect();
+                format!("option name {name} type combo default {default}{vars}")
+            }
+        };
+        s.push_str(&line);
+        s.push('\n');
+    }
+    s
+}
+
+/// The current value of every option, typed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Search threads.
+    pub threads: usize,
+    /// Hash table size in MiB.
+    pub hash_mb: usize,
+    /// Whether the host may ask the engine to ponder.
+    pub ponder: bool,
+    /// Principal variations to report.
+    pub multipv: usize,
+    /// Milliseconds kept in reserve on every move for the host's latency.
+    pub move_overhead_ms: u64,
+    /// Skill Level, 0 (weakest) to 20 (full strength).
+    pub skill_level: u32,
+    /// Whether UCI_Elo limits the strength.
+    pub limit_strength: bool,
+    /// The strength asked for when `limit_strength` is on.
+    pub elo: u32,
+    /// Whether `info` lines carry a win/draw/loss estimate.
+    pub show_wdl: bool,
+    /// Whether the host is analysing rather than playing a game.
+    pub analyse_mode: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        let mut o = Options {
+            threads: 0,
+            hash_mb: 0,
+            ponder: false,
+            multipv: 0,
+            move_overhead_ms: 0,
+            skill_level: 0,
+            limit_strength: false,
+            elo: 0,
+            show_wdl: false,
+            analyse_mode: false,
+        };
+        // The defaults live in one place, the table that `uci` prints.
+        for (id, _, kind) in SPECS {
+            match *kind {
+                Kind::Spin { default, .. } => o.store(*id, Value::Int(default)),
+                Kind::Check { default } => o.store(*id, Value::Bool(default)),
+                _ => {}
+            }
+        }
+        o
+    }
+}
+
+/// Why a `setoption` was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionError {
+    /// No `name` keyword, or nothing after it.
+    MissingName,
+    /// The name is not one of the engine's options.
+    UnknownName(String),
+    /// A spin, check or combo option without `value ...`.
+    MissingValue(String),
+    /// A spin value that is not an integer.
+    NotANumber { name: String, value: String },
+    /// A spin value outside the option's range.
+    OutOfRange { name: String, value: i128, min: i64, max: i64 },
+    /// A check value other than true/false.
+    NotABool { name: String, value: String },
+    /// A combo value not in the option's list (for UCI_Variant: another variant).
+    NotInList { name: String, value: String, vars: String },
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionError::MissingName => write!(f, "setoption: expected 'setoption name <id> [value <x>]'"),
+            OptionError::UnknownName(n) => write!(f, "setoption: no such option '{n}'"),
+            OptionError::MissingValue(n) => write!(f, "setoption: option '{n}' needs 'value <x>'"),
+            OptionError::NotANumber { name, value } => {
+                write!(f, "setoption: option '{name}': '{value}' is not an integer")
+            }
+            OptionError::OutOfRange { name, value, min, max } => {
+                write!(f, "setoption: option '{name}': {value} is outside {min}..{max}")
+            }
+            OptionError::NotABool { name, value } => {
+                write!(f, "setoption: option '{name}': '{value}' is not 'true' or 'false'")
+            }
+            OptionError::NotInList { name, value, vars } => {
+                write!(f, "setoption: option '{name}': '{value}' is not one of: {vars}")
+            }
+        }
+    }
+}
+
+/// A parsed option value.
+#[derive(Clone, Copy, Debug)]
+enum Value {
+    Int(i64),
+    Bool(bool),
+}
+
+/// A `setoption` that was accepted: which option, so the engine can act on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Accepted(pub Id);
+
+impl Options {
+    /// Applies `setoption` arguments (everything after the word `setoption`).
+    pub fn set(&mut self, args: &str) -> Result<Accepted, OptionError> {
+        let (name, value) = split_name_value(args)?;
+        let (id, canonical, kind) = lookup(&name).ok_or_else(|| OptionError::UnknownName(name.clone()))?;
+        let name = canonical.to_string();
+        let missing = || OptionError::MissingValue(name.clone());
+        match kind {
+            Kind::Button => {}
+            Kind::Combo { vars, .. } => {
+                let value = value.ok_or_else(missing)?;
+                if !vars.iter().any(|v| v.eq_ignore_ascii_case(&value)) {
+                    return Err(OptionError::NotInList { name, value, vars: vars.join(", ") });
+                }
+            }
+            Kind::Check { .. } => {
+                let value = value.ok_or_else(missing)?;
+                let b = match value.to_ascii_lowercase().as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => return Err(OptionError::NotABool { name, value }),
+                };
+                self.store(id, Value::Bool(b));
+            }
+            Kind::Spin { min, max, .. } => {
+                let value = value.ok_or_else(missing)?;
+                let n: i128 = value.parse().map_err(|_| OptionError::NotANumber { name: name.clone(), value })?;
+                if n < min as i128 || n > max as i128 {
+                    return Err(OptionError::OutOfRange { name, value: n, min, max });
+                }
+                self.store(id, Value::Int(n as i64));
+            }
+        }
+        Ok(Accepted(id))
+    }
+
+    /// Stores a value already checked against the option's type and range.
+    fn store(&mut self, id: Id, v: Value) {
+        let int = |v: Value| match v {
+            Value::Int(n) => n.max(0) as u64,
+            Value::Bool(b) => b as u64,
+        };
+        let flag = |v: Value| matches!(v, Value::Bool(true));
+        match id {
+            Id::Threads => self.threads = int(v) as usize,
+            Id::Hash => self.hash_mb = int(v) as usize,
+            Id::Ponder => self.ponder = flag(v),
+            Id::MultiPv => self.multipv = int(v) as usize,
+            Id::MoveOverhead => self.move_overhead_ms = int(v),
+            Id::SkillLevel => self.skill_level = int(v) as u32,
+            Id::LimitStrength => self.limit_strength = flag(v),
+            Id::Elo => self.elo = int(v) as u32,
+            Id::ShowWdl => self.show_wdl = flag(v),
+            Id::AnalyseMode => self.analyse_mode = flag(v),
+            Id::Variant | Id::ClearHash => {}
+        }
+    }
+}
+
+/// Finds an option by name, ignoring case as UCI hosts expect.
+fn lookup(name: &str) -> Option<(Id, &'static str, Kind)> {
+    if let Some(&(id, n, kind)) = SPECS.iter().find(|(_, n, _)| n.eq_ignore_ascii_case(name)) {
+        return Some((id, n, kind));
+    }
+    let (_, id) = ALIASES.iter().find(|(n, _)| n.eq_ignore_ascii_case(name))?;
+    SPECS.iter().find(|(i, _, _)| i == id).map(|&(id, n, kind)| (id, n, kind))
+}
+
+/// Splits `name <id words> [value <value words>]`; names and values may contain spaces.
+fn split_name_value(args: &str) -> Result<(String, Option<String>), OptionError> {
+    let tokens: Vec<&str> = args.split_whitespace().collect();
+    if tokens.first() != Some(&"name") || tokens.len() < 2 {
+        return Err(OptionError::MissingName);
+    }
+    let value_at = tokens.iter().skip(1).position(|&t| t == "value").map(|i| i + 1);
+    let name_end = value_at.unwrap_or(tokens.len());
+    if name_end <= 1 {
+        return Err(OptionError::MissingName);
+    }
+    let name = tokens[1..name_end].join(" ");
+    let value = value_at.map(|i| tokens[i + 1..].join(" ")).filter(|v| !v.is_empty());
+    Ok((name, value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_every_option_of_protocol_md() {
+        let lines = option_lines();
+        for name in [
+            "UCI_Variant type combo default sittuyin var sittuyin",
+            "Threads type spin",
+            "Hash type spin",
+            "Clear Hash type button",
+            "Ponder type check",
+            "MultiPV type spin",
+            "Move Overhead type spin",
+            "Skill Level type spin",
+            "UCI_LimitStrength type check",
+            "UCI_Elo type spin",
+            "UCI_ShowWDL type check",
+            "UCI_AnalyseMode type check",
+        ] {
+            assert!(lines.contains(&format!("option name {name}")), "{name}");
+        }
+    }
+
+    #[test]
+    fn defaults_come_from_the_table() {
+        let o = Options::default();
+        assert_eq!((o.threads, o.hash_mb, o.multipv, o.skill_level, o.elo), (1, 16, 1, 20, 1350));
+        assert!(!o.ponder && !o.limit_strength && !o.show_wdl && !o.analyse_mode);
+    }
+
+    #[test]
+    fn setoption_parses_and_refuses_with_a_reason() {
+        let mut o = Options::default();
+        assert_eq!(o.set("name Hash value 64"), Ok(Accepted(Id::Hash)));
+        assert_eq!(o.hash_mb, 64);
+        assert_eq!(o.set("name move overhead value 250"), Ok(Accepted(Id::MoveOverhead)));
+        assert_eq!(o.move_overhead_ms, 250);
+        assert_eq!(o.set("name UCI_ShowWDL value TRUE"), Ok(Accepted(Id::ShowWdl)));
+        assert!(o.show_wdl);
+        assert_eq!(o.set("name Clear Hash"), Ok(Accepted(Id::ClearHash)));
+        assert_eq!(o.set("name USI_Hash value 32"), Ok(Accepted(Id::Hash)));
+        assert_eq!(o.set("name UCI_Variant value Sittuyin"), Ok(Accepted(Id::Variant)));
+        let before = o.clone();
+        assert!(matches!(o.set("name Hash value -1"), Err(OptionError::OutOfRange { .. })));
+        assert!(matches!(o.set("name Hash value 99999999999999999999999"), Err(OptionError::OutOfRange { .. })));
+        assert!(matches!(o.set("name Hash value lots"), Err(OptionError::NotANumber { .. })));
+        assert!(matches!(o.set("name Threads"), Err(OptionError::MissingValue(_))));
+        assert!(matches!(o.set("name Ponder value maybe"), Err(OptionError::NotABool { .. })));
+        assert!(matches!(o.set("name UCI_Variant value chess"), Err(OptionError::NotInList { .. })));
+        assert!(matches!(o.set("name Contempt value 3"), Err(OptionError::UnknownName(_))));
+        assert_eq!(o.set("value 3"), Err(OptionError::MissingName));
+        assert_eq!(o.set(""), Err(OptionError::MissingName));
+        assert_eq!(o, before, "a refused setoption changes nothing");
+    }
+}

@@ -1,0 +1,140 @@
+//! What the engine writes on stdout: every line goes through `send`, which writes whole lines
+//! under the stdout lock (so the search thread's `info` lines and the loop's `readyok` never
+//! interleave mid-line), flushes at once and logs the traffic at debug level. Also the text
+//! of `info` and `bestmove` lines.
+
+use super::Dialect;
+use super::usi::move_text;
+use super::wdl::wdl;
+use crate::board::Move;
+use crate::search::{Bound, Info, Score};
+use std::io::Write;
+
+/// Writes `text` (one or more lines; a missing final newline is added) to stdout and flushes.
+pub fn send(text: &str) {
+    let mut out = std::io::stdout().lock();
+    for line in text.lines() {
+        log::debug!(">> {line}");
+    }
+    // A closed stdout (the host went away) is no reason to panic; the loop ends on EOF.
+    let _ = out.write_all(text.as_bytes());
+    if !text.ends_with('\n') {
+        let _ = out.write_all(b"\n");
+    }
+    let _ = out.flush();
+}
+
+/// Sends `info string <message>`, one per line of `message`.
+pub fn info_string(message: &str) {
+    let text: String = message.lines().map(|l| format!("info string {l}\n")).collect();
+    send(&text);
+}
+
+/// How `info` lines are written.
+#[derive(Clone, Copy, Debug)]
+pub struct InfoStyle {
+    /// The dialect of the moves in the PV.
+    pub dialect: Dialect,
+    /// Whether to add `wdl W D L` (UCI_ShowWDL).
+    pub show_wdl: bool,
+}
+
+/// The score as `cp X` or `mate M`.
+pub fn score_text(value: i32) -> String {
+    match Score::from_value(value) {
+        Score::Cp(c) => format!("cp {c}"),
+        Score::Mate(m) => format!("mate {m}"),
+    }
+}
+
+/// One `info depth ...` line (without the newline), in PROTOCOL.md's field order.
+pub fn info_line(info: &Info, style: InfoStyle) -> String {
+    let ms = info.time.as_millis() as u64;
+    // Nodes per second from the exact elapsed time, so short searches do not report zero.
+    let nps = (info.nodes as f64 / info.time.as_secs_f64().max(1e-3)) as u64;
+    let mut s = format!(
+        "info depth {} seldepth {} multipv {} score {}",
+        info.depth,
+        info.seldepth,
+        info.multipv,
+        score_text(info.value)
+    );
+    match info.bound {
+        Bound::Lower => s.push_str(" lowerbound"),
+        Bound::Upper => s.push_str(" upperbound"),
+        _ => {}
+    }
+    if style.show_wdl {
+        let w = wdl(Score::from_value(info.value));
+        s.push_str(&format!(" wdl {} {} {}", w.win, w.draw, w.loss));
+    }
+    s.push_str(&format!(" nodes {} nps {nps} hashfull {} time {ms} pv", info.nodes, info.hashfull));
+    for m in &info.pv {
+        s.push(' ');
+        s.push_str(&move_text(*m, style.dialect));
+    }
+    s
+}
+
+/// The `bestmove` line; with no legal move `(none)` in UCI and `resign` in USI, as
+/// Fairy-Stockfish answers.
+pub fn bestmove_line(best: Move, ponder: Move, dialect: Dialect) -> String {
+    if !best.is_some() {
+        return match dialect {
+            Dialect::Uci => "bestmove (none)".to_string(),
+            Dialect::Usi => "bestmove resign".to_string(),
+        };
+    }
+    let mut s = format!("bestmove {}", move_text(best, dialect));
+    if ponder.is_some() {
+        s.push_str(&format!(" ponder {}", move_text(ponder, dialect)));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{PieceType, Square};
+    use crate::search::VALUE_MATE;
+    use std::time::Duration;
+
+    fn info(value: i32, bound: Bound) -> Info {
+        Info {
+            depth: 7,
+            seldepth: 9,
+            multipv: 1,
+            value,
+            bound,
+            nodes: 5000,
+            time: Duration::from_millis(250),
+            hashfull: 3,
+            pv: vec![Move::drop(PieceType::Knight, Square::E2), Move::drop(PieceType::Knight, Square::D6)],
+        }
+    }
+
+    #[test]
+    fn info_lines_have_every_field_in_order() {
+        let style = InfoStyle { dialect: Dialect::Uci, show_wdl: true };
+        assert_eq!(
+            info_line(&info(-37, Bound::Lower), style),
+            "info depth 7 seldepth 9 multipv 1 score cp -37 lowerbound wdl 32 854 114 nodes 5000 nps 20000 \
+             hashfull 3 time 250 pv N@e2 N@d6"
+        );
+        let usi = InfoStyle { dialect: Dialect::Usi, show_wdl: false };
+        assert_eq!(
+            info_line(&info(VALUE_MATE - 3, Bound::Exact), usi),
+            "info depth 7 seldepth 9 multipv 1 score mate 2 nodes 5000 nps 20000 hashfull 3 time 250 pv N*4g N*5c"
+        );
+        assert!(info_line(&info(5, Bound::Upper), usi).contains("score cp 5 upperbound nodes"));
+    }
+
+    #[test]
+    fn bestmove_without_a_move() {
+        assert_eq!(bestmove_line(Move::NONE, Move::NONE, Dialect::Uci), "bestmove (none)");
+        assert_eq!(bestmove_line(Move::NONE, Move::NONE, Dialect::Usi), "bestmove resign");
+        let m = Move::normal(Square::E3, Square::E4);
+        assert_eq!(bestmove_line(m, Move::NONE, Dialect::Uci), "bestmove e3e4");
+        assert_eq!(bestmove_line(m, Move::normal(Square::D6, Square::D5), Dialect::Uci), "bestmove e3e4 ponder d6d5");
+    }
+}

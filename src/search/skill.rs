@@ -1,0 +1,216 @@
+//! A weaker player for `Skill Level` and `UCI_LimitStrength`/`UCI_Elo`.
+//!
+//! A weak level does two things a weak human does: it looks less far (a node budget that
+//! shrinks geometrically with the level), and it does not always pick the best of the moves
+//! it considered. The search runs in MultiPV mode; one of its lines is then drawn at random
+//! with a probability that falls exponentially with how much worse it scored than the best
+//! (a softmax with a temperature that grows as the level falls), among lines no worse than a
+//! margin. The margin and the exponential keep the moves sensible: a level-0 player may drop
+//! a khon's worth in a quiet position but practically never a rook, and it takes a mate it
+//! has seen, because mate scores dwarf any temperature.
+//!
+//! How the levels were chosen: level 20 is full strength (no skill at all). At level 0 the
+//! budget (200 nodes) is a two- or three-ply search, the temperature (250 cp) makes moves
+//! within a pawn of the best about equally likely, and the margin (300 cp) bounds the worst
+//! blunder. In between, the node budget grows by 1.5x per level (level 19: about 440,000
+//! nodes, a third of a second at Sitke's speed), and the temperature and margin shrink with
+//! the square and the first power of the distance to 20, so the top levels differ from full
+//! strength mainly in depth and the low levels mainly in choice. `UCI_Elo` maps linearly
+//! onto the levels over its advertised range (1350 = level 0, 2850 = level 20); these Elo
+//! figures follow Fairy-Stockfish's scale for hosts that send them and are not calibrated
+//! against a rating list.
+
+use super::{Line, MATE_BOUND};
+
+/// The strongest level; at this level the skill code is off.
+pub const MAX_LEVEL: f64 = 20.0;
+/// Nodes the weakest level may search.
+const BASE_NODES: f64 = 200.0;
+/// Growth of the node budget per level.
+const NODES_PER_LEVEL: f64 = 1.5;
+/// Softmax temperature (centipawns) at level 0, and at level 19 about `MIN_TEMPERATURE`.
+const MAX_TEMPERATURE: f64 = 250.0;
+/// The temperature at full strength's doorstep.
+const MIN_TEMPERATURE: f64 = 8.0;
+/// Largest loss against the best line (centipawns) a level-0 move may have.
+const MAX_MARGIN: f64 = 300.0;
+/// The margin just below full strength.
+const MIN_MARGIN: f64 = 40.0;
+/// Scores beyond this are treated as this for the draw, so mates dominate every weight.
+const SCORE_CAP: i32 = 3000;
+
+/// A strength below full, as a fractional level in `0.0..20.0`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Skill {
+    level: f64,
+}
+
+impl Skill {
+    /// The skill the options ask for, or None for full strength. With `limit_strength`,
+    /// `elo` (within `elo_range`) decides, as in UCI; otherwise `skill_level` (0..=20).
+    pub fn from_options(skill_level: u32, limit_strength: bool, elo: u32, elo_range: (i64, i64)) -> Option<Skill> {
+        let level = if limit_strength {
+            let (lo, hi) = (elo_range.0 as f64, elo_range.1 as f64);
+            (elo as f64 - lo) / (hi - lo).max(1.0) * MAX_LEVEL
+        } else {
+            skill_level as f64
+        };
+        let level = level.clamp(0.0, MAX_LEVEL);
+        (level < MAX_LEVEL).then_some(Skill { level })
+    }
+
+    /// The level, 0.0 (weakest) to just below 20.0.
+    pub fn level(&self) -> f64 {
+        self.level
+    }
+
+    /// How far below full strength, 0.0 (almost full) to 1.0 (weakest).
+    fn weakness(&self) -> f64 {
+        (MAX_LEVEL - self.level) / MAX_LEVEL
+    }
+
+    /// Lines the search should return to choose from: more at lower levels.
+    pub fn multipv(&self) -> usize {
+        4 + (self.weakness() * 6.0).round() as usize
+    }
+
+    /// The node budget of one search at this level.
+    pub fn node_limit(&self) -> u64 {
+        (BASE_NODES * NODES_PER_LEVEL.powf(self.level)) as u64
+    }
+
+    /// The softmax temperature in centipawns.
+    pub fn temperature(&self) -> f64 {
+        MIN_TEMPERATURE + (MAX_TEMPERATURE - MIN_TEMPERATURE) * self.weakness().powi(2)
+    }
+
+    /// The largest loss against the best line a chosen move may have, in centipawns.
+    pub fn margin(&self) -> f64 {
+        MIN_MARGIN + (MAX_MARGIN - MIN_MARGIN) * self.weakness()
+    }
+
+    /// Picks the index of the line to play from `lines` (best first, non-empty), drawing
+    /// with the uniform random number `u` in `[0, 1)`.
+    pub fn pick(&self, lines: &[Line], u: f64) -> usize {
+        let Some(best) = lines.first() else { return 0 };
+        // A side that is being mated in every line plays the longest resistance.
+        if best.value <= -MATE_BOUND {
+            return 0;
+        }
+        let capped = |v: i32| v.clamp(-SCORE_CAP, SCORE_CAP) as f64;
+        let top = capped(best.value);
+        let t = self.temperature();
+        let weights: Vec<f64> = lines
+            .iter()
+            .map(|l| {
+                let loss = top - capped(l.value);
+                if loss > self.margin() || l.pv.is_empty() { 0.0 } else { (-loss / t).exp() }
+            })
+            .collect();
+        let total: f64 = weights.iter().sum();
+        let mut target = u.clamp(0.0, 1.0) * total;
+        for (i, w) in weights.iter().enumerate() {
+            if *w > 0.0 && target < *w {
+                return i;
+            }
+            target -= w;
+        }
+        0
+    }
+}
+
+/// A small fast random generator (xorshift64*), seeded from the clock: the weak player must
+/// not repeat itself game after game, and needs no cryptographic quality.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator with a fixed seed (tests), never zero.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed | 1)
+    }
+
+    /// A generator seeded from the system clock.
+    pub fn from_clock() -> Rng {
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos());
+        Rng::new(nanos as u64 ^ (nanos >> 64) as u64)
+    }
+
+    /// The next uniform number in `[0, 1)`.
+    pub fn next_f64(&mut self) -> f64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Move, Square};
+    use crate::search::VALUE_MATE;
+
+    fn lines(values: &[i32]) -> Vec<Line> {
+        values
+            .iter()
+            .enumerate()
+            .map(|(i, &value)| Line { value, pv: vec![Move::normal(Square::from_index(i as u8), Square::H8)] })
+            .collect()
+    }
+
+    fn histogram(skill: Skill, values: &[i32]) -> Vec<usize> {
+        let ls = lines(values);
+        let mut rng = Rng::new(7);
+        let mut counts = vec![0; values.len()];
+        for _ in 0..10_000 {
+            counts[skill.pick(&ls, rng.next_f64())] += 1;
+        }
+        counts
+    }
+
+    #[test]
+    fn options_map_to_levels() {
+        assert_eq!(Skill::from_options(20, false, 1350, (1350, 2850)), None);
+        assert_eq!(Skill::from_options(5, false, 1350, (1350, 2850)).unwrap().level(), 5.0);
+        assert_eq!(Skill::from_options(20, true, 1350, (1350, 2850)).unwrap().level(), 0.0);
+        assert_eq!(Skill::from_options(0, true, 2100, (1350, 2850)).unwrap().level(), 10.0);
+        assert_eq!(Skill::from_options(0, true, 2850, (1350, 2850)), None);
+    }
+
+    #[test]
+    fn weaker_levels_search_less_and_choose_more_freely() {
+        let levels: Vec<Skill> = (0..20).map(|l| Skill { level: l as f64 }).collect();
+        for w in levels.windows(2) {
+            assert!(w[0].node_limit() < w[1].node_limit());
+            assert!(w[0].temperature() > w[1].temperature());
+            assert!(w[0].margin() > w[1].margin());
+        }
+        assert_eq!(levels[0].node_limit(), 200);
+    }
+
+    #[test]
+    fn choices_are_sensible() {
+        let weakest = Skill { level: 0.0 };
+        let strong = Skill { level: 18.0 };
+        // Close alternatives are played at the weakest level, a blunder never is.
+        let h = histogram(weakest, &[50, 20, -10, -600]);
+        assert!(h[1] > 1000 && h[2] > 1000, "{h:?}");
+        assert_eq!(h[3], 0);
+        // A strong level mostly plays the best move.
+        let h = histogram(strong, &[50, 20, -10, -600]);
+        assert!(h[0] > 9000, "{h:?}");
+        // A mate is always taken; when every line is mated, the first (longest) is played.
+        let h = histogram(weakest, &[VALUE_MATE - 3, 400, 390]);
+        assert_eq!(h[0], 10_000);
+        let h = histogram(weakest, &[-VALUE_MATE + 8, -VALUE_MATE + 4]);
+        assert_eq!(h[0], 10_000);
+    }
+
+    #[test]
+    fn rng_is_uniform_enough() {
+        let mut r = Rng::new(1);
+        let mean: f64 = (0..10_000).map(|_| r.next_f64()).sum::<f64>() / 10_000.0;
+        assert!((0.48..0.52).contains(&mean));
+    }
+}
