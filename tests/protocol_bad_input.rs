@@ -3,9 +3,9 @@
 
 mod uci;
 
-use uci::{Engine, bestmove};
 use sitke::board::Position;
 use std::time::Duration;
+use uci::{Engine, bestmove};
 
 /// The `Fen:` line of `d`.
 fn fen_of(e: &mut Engine) -> String {

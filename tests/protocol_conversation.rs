@@ -4,9 +4,9 @@
 
 mod uci;
 
-use uci::{Engine, bestmove, field, infos};
 use sitke::board::Position;
 use std::time::{Duration, Instant};
+use uci::{Engine, bestmove, field, infos};
 
 /// Mate in two for White (Fairy-Stockfish: c6b6 a8b8 h1h8; Kc7 mates in two as well).
 const MATE_IN_2: &str = "k7/8/2K5/8/8/8/8/7R[] w - - 0 1";

@@ -4,9 +4,9 @@
 
 mod uci;
 
-use uci::Engine;
 use std::collections::BTreeSet;
 use std::time::Duration;
+use uci::Engine;
 
 /// Positions from every suite of the project: the perft suites' FENs and a few move lists.
 fn fens() -> Vec<String> {

@@ -10,13 +10,13 @@
 
 mod uci;
 
-use uci::Engine;
 use sitke::board::Position;
 use sitke::protocol::Dialect;
 use sitke::protocol::go::parse_go;
 use sitke::protocol::usi::{move_text, parse_move, parse_sfen};
 use std::collections::VecDeque;
 use std::time::Duration;
+use uci::Engine;
 
 /// xorshift64*: reproducible from the seed the test prints.
 struct Rng(u64);

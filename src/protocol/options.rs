@@ -57,6 +57,9 @@ pub enum Id {
     ShowWdl,
     /// `UCI_AnalyseMode`.
     AnalyseMode,
+    /// A named search constant (`search::params`), set directly; not listed by `uci`,
+    /// since it is for tuning and ablation matches, not for players.
+    SearchParam,
 }
 
 /// Every option in the order `uci` lists them.
@@ -206,6 +209,19 @@ impl Options {
     /// Applies `setoption` arguments (everything after the word `setoption`).
     pub fn set(&mut self, args: &str) -> Result<Accepted, OptionError> {
         let (name, value) = split_name_value(args)?;
+        if lookup(&name).is_none()
+            && let Some(param) = crate::search::params::find(&name)
+        {
+            let name = param.name.to_string();
+            let value = value.ok_or_else(|| OptionError::MissingValue(name.clone()))?;
+            let n: i128 = value.parse().map_err(|_| OptionError::NotANumber { name: name.clone(), value })?;
+            let (min, max) = (param.min as i64, param.max as i64);
+            if n < min as i128 || n > max as i128 {
+                return Err(OptionError::OutOfRange { name, value: n, min, max });
+            }
+            param.set(n as i32);
+            return Ok(Accepted(Id::SearchParam));
+        }
         let (id, canonical, kind) = lookup(&name).ok_or_else(|| OptionError::UnknownName(name.clone()))?;
         let name = canonical.to_string();
         let missing = || OptionError::MissingValue(name.clone());
@@ -256,7 +272,7 @@ impl Options {
             Id::Elo => self.elo = int(v) as u32,
             Id::ShowWdl => self.show_wdl = flag(v),
             Id::AnalyseMode => self.analyse_mode = flag(v),
-            Id::Variant | Id::ClearHash => {}
+            Id::Variant | Id::ClearHash | Id::SearchParam => {}
         }
     }
 }
@@ -338,6 +354,15 @@ mod tests {
         assert!(matches!(o.set("name Ponder value maybe"), Err(OptionError::NotABool { .. })));
         assert!(matches!(o.set("name UCI_Variant value chess"), Err(OptionError::NotInList { .. })));
         assert!(matches!(o.set("name Contempt value 3"), Err(OptionError::UnknownName(_))));
+        // Search constants are settable by name (for tuning), within their ranges. The value
+        // set is the default, so tests searching in parallel are not disturbed.
+        let p = crate::search::params::find("ASPIRATION_WINDOW").unwrap();
+        let line = format!("name aspiration_window value {}", p.default);
+        assert_eq!(o.set(&line), Ok(Accepted(Id::SearchParam)));
+        assert_eq!(p.get(), p.default);
+        assert!(matches!(o.set("name ASPIRATION_WINDOW value 100000"), Err(OptionError::OutOfRange { .. })));
+        assert!(matches!(o.set("name ASPIRATION_WINDOW value x"), Err(OptionError::NotANumber { .. })));
+        assert_eq!(p.get(), p.default);
         assert_eq!(o.set("value 3"), Err(OptionError::MissingName));
         assert_eq!(o.set(""), Err(OptionError::MissingName));
         assert_eq!(o, before, "a refused setoption changes nothing");
