@@ -90,11 +90,28 @@ pub struct Settings {
     pub dims: Vec<Dim>,
 }
 
+/// The keys of the file's lines other than `param`.
+const KEYS: [&str; 13] = [
+    "version",
+    "seed",
+    "iterations",
+    "alpha",
+    "gamma",
+    "a-ratio",
+    "c-end",
+    "r-end",
+    "pairs",
+    "limit",
+    "opening-plies",
+    "done",
+    "results",
+];
+
 impl Settings {
-    /// The settings as the file's lines (without the params' start and current values).
-    fn lines(&self) -> Vec<String> {
+    /// The settings' lines of the file, the params' excepted.
+    fn header(&self) -> Vec<String> {
         let g = &self.gains;
-        let mut lines = vec![
+        vec![
             format!("version {VERSION}"),
             format!("seed {}", self.seed),
             format!("iterations {}", g.iterations),
@@ -106,7 +123,12 @@ impl Settings {
             format!("pairs {}", self.pairs),
             format!("limit {}", self.limit),
             format!("opening-plies {}", self.opening_plies),
-        ];
+        ]
+    }
+
+    /// Every setting as a line, for comparing two runs' (the params without their values).
+    fn lines(&self) -> Vec<String> {
+        let mut lines = self.header();
         lines.extend(self.dims.iter().map(|d| format!("param {} {} {} {}", d.name, d.min, d.max, d.c_end)));
         lines
     }
@@ -158,10 +180,8 @@ impl State {
     pub fn render(&self) -> String {
         let mut out =
             String::from("# sitke spsa state: rerun the same command to continue; delete this file to start over.\n");
-        let lines = self.settings.lines();
-        let params = lines.iter().filter(|l| l.starts_with("param ")).count();
-        for l in &lines[..lines.len() - params] {
-            out += l;
+        for l in self.settings.header() {
+            out += &l;
             out.push('\n');
         }
         out += &format!("done {}\n", self.done);
@@ -194,77 +214,41 @@ impl State {
                 fields.push((n + 1, key, rest));
             }
         }
-        let get = |key: &str| -> Result<(usize, &[&str]), String> {
-            let (n, _, rest) =
-                fields.iter().find(|(_, k, _)| *k == key).ok_or_else(|| format!("'{key}' is missing"))?;
-            Ok((*n, rest.as_slice()))
-        };
-        fn num<T: FromStr>(n: usize, key: &str, s: &str) -> Result<T, String> {
-            s.parse().map_err(|_| format!("line {n}: {key}: '{s}' is not a valid number"))
+        let f = Fields(fields);
+        let version: u32 = f.value("version")?;
+        if version != VERSION {
+            return Err(format!("version {version} is not {VERSION}, the one this build reads"));
         }
-        let one = |key: &str| -> Result<(usize, &str), String> {
-            match get(key)? {
-                (n, [v]) => Ok((n, *v)),
-                (n, _) => Err(format!("line {n}: {key} takes one value")),
-            }
-        };
-        let number = |key: &str| -> Result<f64, String> {
-            let (n, v) = one(key)?;
-            num(n, key, v)
-        };
-        let integer = |key: &str| -> Result<u64, String> {
-            let (n, v) = one(key)?;
-            num(n, key, v)
-        };
-        if integer("version")? != VERSION as u64 {
-            return Err(format!("version {} is not {VERSION}, the one this build reads", integer("version")?));
-        }
-        for (n, key, _) in &fields {
-            let known = [
-                "version",
-                "seed",
-                "iterations",
-                "alpha",
-                "gamma",
-                "a-ratio",
-                "c-end",
-                "r-end",
-                "pairs",
-                "limit",
-                "opening-plies",
-                "done",
-                "results",
-            ];
-            if !known.contains(key) {
-                return Err(format!("line {n}: unknown key '{key}'"));
-            }
+        if let Some((n, key, _)) = f.0.iter().find(|(_, k, _)| !KEYS.contains(k)) {
+            return Err(format!("line {n}: unknown key '{key}'"));
         }
         let gains = Gains {
-            iterations: integer("iterations")?,
-            alpha: number("alpha")?,
-            gamma: number("gamma")?,
-            a_ratio: number("a-ratio")?,
-            c_end: number("c-end")?,
-            r_end: number("r-end")?,
+            iterations: f.value("iterations")?,
+            alpha: f.value("alpha")?,
+            gamma: f.value("gamma")?,
+            a_ratio: f.value("a-ratio")?,
+            c_end: f.value("c-end")?,
+            r_end: f.value("r-end")?,
         };
-        let (limit_line, limit) = one("limit")?;
-        let limit = limit.parse().map_err(|e| format!("line {limit_line}: limit: {e}"))?;
+        gains.validate()?;
         let (dims, start, theta) = parse_params(&params)?;
         let settings = Settings {
-            seed: integer("seed")?,
+            seed: f.value("seed")?,
             gains,
-            pairs: integer("pairs")? as u32,
-            limit,
-            opening_plies: integer("opening-plies")? as usize,
+            pairs: f.value("pairs")?,
+            limit: f.value("limit")?,
+            opening_plies: f.value("opening-plies")?,
             dims,
         };
-        let results = match get("results")? {
-            (n, [w, l, d]) => {
-                Wdl { wins: num(n, "results", w)?, losses: num(n, "results", l)?, draws: num(n, "results", d)? }
-            }
+        let results = match f.get("results")? {
+            (n, [w, l, d]) => Wdl {
+                wins: parse_at(n, "results", w)?,
+                losses: parse_at(n, "results", l)?,
+                draws: parse_at(n, "results", d)?,
+            },
             (n, _) => return Err(format!("line {n}: results takes wins, losses and draws")),
         };
-        let state = State { settings, done: integer("done")?, results, start, theta };
+        let state = State { settings, done: f.value("done")?, results, start, theta };
         if state.done > state.settings.gains.iterations {
             return Err(format!("done {} is beyond the {} iterations", state.done, state.settings.gains.iterations));
         }
@@ -289,6 +273,30 @@ impl State {
             .and_then(|_| std::fs::rename(&tmp, path))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))
     }
+}
+
+/// The file's lines other than `param`: (line number, key, values).
+struct Fields<'a>(Vec<(usize, &'a str, Vec<&'a str>)>);
+
+impl Fields<'_> {
+    /// The line number and the values of `key`.
+    fn get(&self, key: &str) -> Result<(usize, &[&str]), String> {
+        let (n, _, rest) = self.0.iter().find(|(_, k, _)| *k == key).ok_or_else(|| format!("'{key}' is missing"))?;
+        Ok((*n, rest.as_slice()))
+    }
+
+    /// The single value of `key`, parsed.
+    fn value<T: FromStr<Err: fmt::Display>>(&self, key: &str) -> Result<T, String> {
+        match self.get(key)? {
+            (n, [v]) => parse_at(n, key, v),
+            (n, _) => Err(format!("line {n}: {key} takes one value")),
+        }
+    }
+}
+
+/// Parses the value `s` of `key` on line `n`.
+fn parse_at<T: FromStr<Err: fmt::Display>>(n: usize, key: &str, s: &str) -> Result<T, String> {
+    s.parse().map_err(|e| format!("line {n}: {key}: '{s}': {e}"))
 }
 
 type Params = (Vec<Dim>, Vec<f64>, Vec<f64>);
@@ -327,7 +335,7 @@ fn parse_params(lines: &[(usize, Vec<&str>)]) -> Result<Params, String> {
 mod tests {
     use super::*;
 
-    pub(crate) fn settings() -> Settings {
+    fn settings() -> Settings {
         Settings {
             seed: 7,
             gains: Gains { iterations: 40, ..Gains::default() },
@@ -358,6 +366,7 @@ mod tests {
         let good = State::new(settings(), vec![80.0, 3.0]).render();
         for (edit, needle) in [
             (good.replace("pairs 2", "pairs two"), "pairs: 'two'"),
+            (good.replace("alpha 0.602", "alpha NaN"), "alpha must be a positive number"),
             (good.replace("version 1", "version 9"), "version 9"),
             (good.replace("done 0", "done 41"), "beyond"),
             (good.replace("done 0\n", ""), "'done' is missing"),
