@@ -46,6 +46,8 @@ enum Command {
     Datagen(DatagenArgs),
     /// Fit the evaluation weights to datagen data (Texel tuning) and write them into weights.rs.
     Tune(TuneArgs),
+    /// Tune the search constants by SPSA with engine games (resumable: rerun to continue).
+    Spsa(sitke::tools::spsa::cli::SpsaArgs),
     /// Play an engine-vs-engine match; the arguments follow cutechess-cli, e.g.
     /// `-engine cmd=./sitke nodes=20000 -engine cmd=/usr/games/fairy-stockfish nodes=20000
     /// -games 2 -rounds 10 -repeat -openings random plies=8 -pgnout games.pgn`.
@@ -158,7 +160,13 @@ fn main() {
     let cli = Cli::parse();
     // `sitke match -debug` logs the engine traffic, as cutechess-cli's -debug shows it.
     let debug = matches!(&cli.command, Some(Command::Match { args }) if args.iter().any(|a| a == "-debug"));
-    let filter = if debug { "warn,engine=debug" } else { "warn" };
+    let filter = match &cli.command {
+        _ if debug => "warn,engine=debug",
+        // SPSA's engines are told constants that `uci` does not list; the match runner's
+        // warning about each of them, every iteration, would bury the output.
+        Some(Command::Spsa(_)) => "warn,sitke::tools::r#match::engine=error",
+        _ => "warn",
+    };
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(filter))
         .target(env_logger::Target::Stderr)
         .init();
@@ -202,6 +210,12 @@ fn main() {
         }
         Some(Command::Datagen(a)) => datagen(a),
         Some(Command::Tune(a)) => tune(a),
+        Some(Command::Spsa(a)) => {
+            if let Err(e) = sitke::tools::spsa::cli::main(&a, &mut std::io::stdout()) {
+                eprintln!("error: spsa: {e}");
+                std::process::exit(1);
+            }
+        }
     }
 }
 

@@ -16,13 +16,15 @@ pub struct Param {
     pub min: i32,
     /// The highest sensible value.
     pub max: i32,
+    /// What it controls (its doc line in this file, which SPSA reprints with new defaults).
+    pub doc: &'static str,
     value: AtomicI32,
 }
 
 impl Param {
-    const fn new(name: &'static str, default: i32, min: i32, max: i32) -> Param {
+    const fn new(name: &'static str, default: i32, min: i32, max: i32, doc: &'static str) -> Param {
         let tunable = !(min == 0 && max == 1);
-        Param { name, tunable, default, min, max, value: AtomicI32::new(default) }
+        Param { name, tunable, default, min, max, doc, value: AtomicI32::new(default) }
     }
 
     /// For a feature switch: whether the feature is on.
@@ -45,7 +47,7 @@ impl Param {
 
 macro_rules! params {
     ($($name:ident = $default:expr, $min:expr, $max:expr; $doc:literal)*) => {
-        $(#[doc = $doc] pub static $name: Param = Param::new(stringify!($name), $default, $min, $max);)*
+        $(#[doc = $doc] pub static $name: Param = Param::new(stringify!($name), $default, $min, $max, $doc);)*
         /// Every tunable constant.
         pub static ALL: &[&Param] = &[$(&$name),*];
     };

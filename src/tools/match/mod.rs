@@ -35,9 +35,9 @@ enum Event {
     Fatal(String),
 }
 
-/// Writes a line to stdout; a closed stdout (say, piped into `head`) is not worth a panic.
-fn say(line: &str) {
-    let mut out = std::io::stdout().lock();
+/// Writes a line of the match's report; a closed stdout (say, piped into `head`) is not
+/// worth a panic, so write errors are ignored.
+fn say(out: &mut dyn Write, line: &str) {
     let _ = writeln!(out, "{line}");
     let _ = out.flush();
 }
@@ -226,6 +226,12 @@ impl Worker<'_> {
 /// Runs a match from `sitke match` arguments; prints the games and statistics to stdout.
 pub fn run(args: &[String]) -> Result<Summary, String> {
     let cfg = cli::parse(args)?;
+    play(&cfg, &mut std::io::stdout())
+}
+
+/// Plays a match and writes cutechess-cli's lines to `out` (a sink silences them, as SPSA
+/// does for its many small matches).
+pub fn play(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, String> {
     let seed = cfg.srand.unwrap_or_else(|| {
         let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
         now.map_or(0, |d| d.as_nanos() as u64)
@@ -272,7 +278,7 @@ pub fn run(args: &[String]) -> Result<Summary, String> {
     std::thread::scope(|scope| {
         for set in sets {
             let worker = Worker {
-                cfg: &cfg,
+                cfg,
                 book: &book,
                 next: &next,
                 stop: &stop,
@@ -286,7 +292,7 @@ pub fn run(args: &[String]) -> Result<Summary, String> {
         for event in rx {
             match event {
                 Event::Started { number, white, black } => {
-                    say(&format!("Started game {number} of {total} ({white} vs {black})"))
+                    say(out, &format!("Started game {number} of {total} ({white} vs {black})"))
                 }
                 Event::Fatal(msg) => {
                     log::error!("{msg}");
@@ -294,14 +300,17 @@ pub fn run(args: &[String]) -> Result<Summary, String> {
                     stop.store(true, Ordering::Relaxed);
                 }
                 Event::Finished(rec) => {
-                    say(&format!(
-                        "Finished game {} ({} vs {}): {} {{{}}}",
-                        rec.number,
-                        rec.white,
-                        rec.black,
-                        rec.result.result_str(),
-                        rec.result.description()
-                    ));
+                    say(
+                        out,
+                        &format!(
+                            "Finished game {} ({} vs {}): {} {{{}}}",
+                            rec.number,
+                            rec.white,
+                            rec.black,
+                            rec.result.result_str(),
+                            rec.result.description()
+                        ),
+                    );
                     if let (Some(file), Some((path, minimal))) = (&mut pgn_file, &cfg.pgnout) {
                         let text = pgn::format_game(&rec, &cfg.event, &cfg.site, *minimal);
                         if let Err(e) = file.write_all(text.as_bytes()).and_then(|_| file.flush()) {
@@ -310,7 +319,7 @@ pub fn run(args: &[String]) -> Result<Summary, String> {
                     }
                     tally.add(&rec, paired);
                     let label = format!("Score of {} vs {}", tally.first, tally.second);
-                    say(&Tally::score_line(&label, &tally.total));
+                    say(out, &Tally::score_line(&label, &tally.total));
                     let played = tally.total.games();
                     let mut lines = Vec::new();
                     if let Some(sprt) = &cfg.sprt
@@ -326,10 +335,10 @@ pub fn run(args: &[String]) -> Result<Summary, String> {
                     }
                     let interval = cfg.rating_interval as u64;
                     if interval > 0 && played.is_multiple_of(interval) && played < total {
-                        say(&tally.elo_line(paired));
-                        lines.iter().for_each(|l| say(l));
+                        say(out, &tally.elo_line(paired));
+                        lines.iter().for_each(|l| say(out, l));
                         if paired {
-                            say(&format!("Ptnml(0-2): {:?}", tally.pairs.0));
+                            say(out, &format!("Ptnml(0-2): {:?}", tally.pairs.0));
                         }
                     }
                 }
@@ -338,19 +347,19 @@ pub fn run(args: &[String]) -> Result<Summary, String> {
     });
 
     let w = &tally.total;
-    say(&Tally::score_line(&format!("Score of {first} vs {second}"), w));
-    say(&Tally::score_line(&format!("...      {first} playing White"), &tally.first_as[Color::White.index()]));
-    say(&Tally::score_line(&format!("...      {first} playing Black"), &tally.first_as[Color::Black.index()]));
-    say(&Tally::score_line("...      White vs Black", &tally.white_view));
-    say(&tally.elo_line(paired));
+    say(out, &Tally::score_line(&format!("Score of {first} vs {second}"), w));
+    say(out, &Tally::score_line(&format!("...      {first} playing White"), &tally.first_as[Color::White.index()]));
+    say(out, &Tally::score_line(&format!("...      {first} playing Black"), &tally.first_as[Color::Black.index()]));
+    say(out, &Tally::score_line("...      White vs Black", &tally.white_view));
+    say(out, &tally.elo_line(paired));
     if let Some(sprt) = &cfg.sprt {
         let llr = sprt.llr(&tally.sample(paired));
-        say(&sprt_line(sprt, llr, sprt_state.unwrap_or(SprtState::Continue)));
+        say(out, &sprt_line(sprt, llr, sprt_state.unwrap_or(SprtState::Continue)));
     }
     if paired {
-        say(&format!("Ptnml(0-2): {:?}", tally.pairs.0));
+        say(out, &format!("Ptnml(0-2): {:?}", tally.pairs.0));
     }
-    say("Finished match");
+    say(out, "Finished match");
     match fatal {
         Some(msg) => Err(msg),
         None => Ok(Summary {
