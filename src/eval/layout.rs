@@ -56,6 +56,8 @@ layout! {
     LAST_PAWN: 1,
     THREAT_BY_MINOR: 6,
     THREAT_BY_ROOK: 6,
+    OPENING_KING_FORWARD: 1,
+    OPENING_ROOK_SHUT: 1,
 }
 
 /// The term a weight index belongs to, and the index within it.

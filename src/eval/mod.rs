@@ -141,6 +141,7 @@ pub fn evaluate_with<T: Tracer>(pos: &Position, weights: &[S; NUM_PARAMS], trace
         attacked[c.index()] = att;
     }
 
+    let unmoved_pawns = Color::ALL.map(|c| (pos.pieces(c, PieceType::Pawn) & START_PAWNS[c.index()]).count() as i32);
     for c in Color::ALL {
         let them = !c;
         let ours = pos.pieces_of_color(c);
@@ -153,6 +154,14 @@ pub fn evaluate_with<T: Tracer>(pos: &Position, weights: &[S; NUM_PARAMS], trace
             let front = shelter_mask(c, k);
             let shelter = (front & pos.pieces(c, PieceType::Pawn)).count().min(3) as usize;
             e.add(c, KING_SHELTER + shelter, 1);
+            // A king placed on the third rank stands in front of its own pieces. The
+            // penalty counts the pawns still on their starting squares: it is whole while
+            // the formation stands, so dropping the king last cannot dodge it, and fades as
+            // the pawns move, since later a king up the board may be where it belongs
+            // (a penalty in every phase lost in a match).
+            if k.relative_rank(c) >= 2 {
+                e.add(c, OPENING_KING_FORWARD, unmoved_pawns[c.index()]);
+            }
             let file = Bitboard::file(k.file());
             if pos.pieces(them, PieceType::Rook).any() && (file & pos.pieces(c, PieceType::Pawn)).is_empty() {
                 e.add(c, KING_OPEN_FILE, 1);
@@ -160,6 +169,11 @@ pub fn evaluate_with<T: Tracer>(pos: &Position, weights: &[S; NUM_PARAMS], trace
         }
         pawn_terms(&mut e, c);
         for sq in pos.pieces(c, PieceType::Rook) {
+            // A rook boxed in by its own pieces, weighted like the king term above: while
+            // the formation stands it takes several moves to free it.
+            if (attacks::rook(sq, occ) & !ours).is_empty() {
+                e.add(c, OPENING_ROOK_SHUT, unmoved_pawns[c.index()]);
+            }
             let file = Bitboard::file(sq.file());
             if (file & pos.pieces_of_type(PieceType::Pawn)).is_empty() {
                 e.add(c, ROOK_OPEN_FILE, 1);
@@ -189,6 +203,9 @@ pub fn evaluate_with<T: Tracer>(pos: &Position, weights: &[S; NUM_PARAMS], trace
     let v = if pos.side_to_move() == Color::White { score } else { -score };
     v.clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1)
 }
+
+/// The pawns' starting squares: a3-d3 and e4-h4 for White, a5-d5 and e6-h6 for Black.
+const START_PAWNS: [Bitboard; 2] = [Bitboard(0x0000_0000_F00F_0000), Bitboard(0x0000_F00F_0000_0000)];
 
 /// The three squares in front of a king and the three beyond them.
 fn shelter_mask(c: Color, k: Square) -> Bitboard {

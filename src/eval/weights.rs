@@ -116,4 +116,8 @@ pub static WEIGHTS: [S; NUM_PARAMS] = [
     s(4, -19), s(-31, -5), s(-11, -4), s(-7, -6), s(-49, 26), s(0, 0),
     // THREAT_BY_ROOK
     s(-5, -7), s(-10, -9), s(-7, -9), s(-14, 7), s(27, 43), s(0, 0),
+    // OPENING_KING_FORWARD
+    s(-8, 0),
+    // OPENING_ROOK_SHUT
+    s(-7, 0),
 ];
