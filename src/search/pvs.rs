@@ -133,7 +133,6 @@ impl Worker<'_> {
         f.current = m;
         f.piece_to = Some(PieceTo::new(piece, m));
         self.pos.do_move(m);
-        self.shared.tt.prefetch(self.pos.key());
         self.ply += 1;
         self.nodes += 1;
     }

@@ -118,19 +118,6 @@ impl TranspositionTable {
         &self.clusters[i]
     }
 
-    /// Hints the CPU to fetch the cluster of `key` before it is probed.
-    #[inline(always)]
-    pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let p = self.cluster(key) as *const Cluster as *const i8;
-            // SAFETY: a prefetch never faults and reads nothing architecturally; `p` points
-            // into the cluster vector. Measured: bench nps +3% (see the commit message).
-            unsafe { _mm_prefetch(p, _MM_HINT_T0) };
-        }
-    }
-
     /// Looks `key` up; `ply` converts stored mate scores back to this node.
     #[inline]
     pub fn probe(&self, key: u64, ply: usize) -> Option<TtEntry> {
