@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Search speed over the bench positions, measured side by side in one run.
+
+  smp  time to a fixed depth with Threads=1 and Threads=2 (Lazy SMP's speed-up), per
+       position, alternating the two settings; reports the summed and the geometric-mean
+       ratio. Needs a quiet machine with 2 free cores.
+  nps  nodes per second of Sitke and of Debian's fairy-stockfish, one thread each, the same
+       positions searched for the same time, alternately.
+
+The positions are bench's own (parsed out of src/tools/bench.rs), so the comparison is on
+every phase: setup drops, middlegame, promotions, endings.
+
+    cargo build --release && python3 scripts/search_speed.py smp --depth 13
+    cargo build --release && python3 scripts/search_speed.py nps --movetime 1000
+"""
+import argparse
+import math
+import os
+import re
+import subprocess
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SITKE = os.path.join(ROOT, "target", "release", "sitke")
+FSF = "/usr/games/fairy-stockfish"
+
+
+def bench_positions():
+    src = open(os.path.join(ROOT, "src", "tools", "bench.rs")).read()
+    body = src.split("pub const POSITIONS", 1)[1].split("];", 1)[0]
+    return re.findall(r'"([^"]+)"', body)
+
+
+class Engine:
+    def __init__(self, cmd, options):
+        self.p = subprocess.Popen([cmd], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        self.send("uci")
+        self.wait("uciok")
+        self.send("setoption name UCI_Variant value sittuyin")
+        for k, v in options.items():
+            self.send(f"setoption name {k} value {v}")
+        self.send("isready")
+        self.wait("readyok")
+
+    def send(self, s):
+        self.p.stdin.write(s + "\n")
+
+    def wait(self, prefix):
+        lines = []
+        while True:
+            line = self.p.stdout.readline()
+            if not line:
+                raise RuntimeError("engine exited")
+            lines.append(line.strip())
+            if line.startswith(prefix):
+                return lines
+
+    def search(self, fen, go):
+        self.send("ucinewgame")
+        self.send(f"position fen {fen}")
+        self.send("isready")
+        self.wait("readyok")
+        start = time.perf_counter()
+        self.send(go)
+        lines = self.wait("bestmove")
+        elapsed = time.perf_counter() - start
+        nodes = 0
+        for l in lines:
+            m = re.search(r" nodes (\d+)", l)
+            if m and l.startswith("info"):
+                nodes = int(m.group(1))
+        return elapsed, nodes
+
+    def quit(self):
+        self.send("quit")
+        self.p.wait()
+
+
+def smp(args):
+    fens = bench_positions()
+    one = Engine(SITKE, {"Threads": 1, "Hash": args.hash})
+    two = Engine(SITKE, {"Threads": 2, "Hash": args.hash})
+    t1 = t2 = 0.0
+    logs = []
+    for fen in fens:
+        best1 = best2 = math.inf
+        for _ in range(args.rounds):
+            best1 = min(best1, one.search(fen, f"go depth {args.depth}")[0])
+            best2 = min(best2, two.search(fen, f"go depth {args.depth}")[0])
+        t1 += best1
+        t2 += best2
+        logs.append(math.log(best1 / best2))
+        print(f"{best1:7.3f} s {best2:7.3f} s  x{best1 / best2:5.2f}  {fen}", flush=True)
+    one.quit()
+    two.quit()
+    print(f"depth {args.depth}, {len(fens)} positions: 1 thread {t1:.2f} s, 2 threads {t2:.2f} s;"
+          f" speed-up of the sums x{t1 / t2:.2f},"
+          f" geometric mean x{math.exp(sum(logs) / len(logs)):.2f}")
+
+
+def nps(args):
+    fens = bench_positions()
+    engines = {"sitke": Engine(SITKE, {"Threads": 1, "Hash": args.hash}),
+               "fairy-stockfish": Engine(FSF, {"Threads": 1, "Hash": args.hash})}
+    totals = {k: [0, 0.0] for k in engines}
+    for fen in fens:
+        row = []
+        for name, e in engines.items():
+            el, n = e.search(fen, f"go movetime {args.movetime}")
+            totals[name][0] += n
+            totals[name][1] += el
+            row.append(f"{name} {n / el / 1e3:8.0f} knps")
+        print("  ".join(row), " ", fen, flush=True)
+    for e in engines.values():
+        e.quit()
+    rates = {k: n / t for k, (n, t) in totals.items()}
+    for k, r in rates.items():
+        print(f"{k}: {totals[k][0]} nodes in {totals[k][1]:.1f} s, {r / 1e6:.2f} M nps")
+    print(f"ratio sitke / fairy-stockfish: x{rates['sitke'] / rates['fairy-stockfish']:.2f}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    a = sub.add_parser("smp", help="time to depth, 1 thread against 2")
+    a.add_argument("--depth", type=int, default=13)
+    a.add_argument("--rounds", type=int, default=1)
+    a.add_argument("--hash", type=int, default=64)
+    a.set_defaults(run=smp)
+    b = sub.add_parser("nps", help="nodes per second against fairy-stockfish")
+    b.add_argument("--movetime", type=int, default=1000)
+    b.add_argument("--hash", type=int, default=64)
+    b.set_defaults(run=nps)
+    args = ap.parse_args()
+    args.run(args)
+
+
+if __name__ == "__main__":
+    main()
