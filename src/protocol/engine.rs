@@ -200,7 +200,9 @@ impl Engine {
         let control = Arc::clone(&self.control);
         let active = Arc::clone(&self.active);
         self.spawn(JobKind::Perft, move || {
-            match perft_divide(&pos, depth, threads, &control).inspect(|_| active.store(false, Ordering::SeqCst)) {
+            match perft::divide_parallel_until(&pos, depth, threads, &|| control.stopped())
+                .inspect(|_| active.store(false, Ordering::SeqCst))
+            {
                 Some(results) => {
                     let mut text = String::new();
                     for (m, n) in &results {
@@ -243,47 +245,6 @@ impl Engine {
 /// The lines `bench` prints, the same as the `sitke bench` subcommand's.
 pub fn bench_report(r: &bench::BenchResult) -> String {
     format!("Total time (ms) : {}\nNodes searched  : {}\nNodes/second    : {}\n", r.time.as_millis(), r.nodes, r.nps())
-}
-
-/// Subtrees this shallow are counted without looking at the stop flag: they take at most a
-/// few milliseconds, which bounds how late a `stop` takes effect.
-const PERFT_UNCHECKED_DEPTH: u32 = 3;
-
-/// Per-root-move leaf counts (as `perft::divide`), on `threads` threads; None if stopped.
-fn perft_divide(pos: &Position, depth: u32, threads: usize, control: &Control) -> Option<Vec<(Move, u64)>> {
-    use rayon::prelude::*;
-    fn count(pos: &mut Position, depth: u32, control: &Control) -> Option<u64> {
-        if depth <= PERFT_UNCHECKED_DEPTH {
-            return Some(perft::perft(pos, depth));
-        }
-        if control.stopped() {
-            return None;
-        }
-        let mut total = 0;
-        for m in pos.legal_moves().iter().copied() {
-            pos.do_move(m);
-            let n = count(pos, depth - 1, control);
-            pos.undo_move();
-            total += n?;
-        }
-        Some(total)
-    }
-    if depth == 0 {
-        return Some(Vec::new());
-    }
-    let moves: Vec<Move> = pos.legal_moves().to_vec();
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.max(1)).build().ok()?;
-    pool.install(|| {
-        moves
-            .par_iter()
-            .with_max_len(1)
-            .map(|&m| {
-                let mut p = pos.clone();
-                p.do_move(m);
-                count(&mut p, depth - 1, control).map(|n| (m, n))
-            })
-            .collect()
-    })
 }
 
 /// Sets the table size and the thread count, refusing a table the machine cannot hold.

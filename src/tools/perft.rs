@@ -41,11 +41,42 @@ pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
 
 /// `divide`, with the root moves shared out over `threads` threads.
 pub fn divide_parallel(pos: &Position, depth: u32, threads: usize) -> Vec<(Move, u64)> {
+    divide_parallel_until(pos, depth, threads, &|| false).expect("thread pool")
+}
+
+/// Subtrees this shallow are counted without asking whether to stop: they take at most a
+/// few milliseconds, which bounds how late a stop takes effect.
+const UNCHECKED_DEPTH: u32 = 3;
+
+/// `divide_parallel` that gives up, returning None, once `stop` says so (the protocol's
+/// `go perft` honours `stop` this way); also None if the thread pool cannot be built.
+pub fn divide_parallel_until(
+    pos: &Position,
+    depth: u32,
+    threads: usize,
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Option<Vec<(Move, u64)>> {
+    fn count(pos: &mut Position, depth: u32, stop: &(dyn Fn() -> bool + Sync)) -> Option<u64> {
+        if depth <= UNCHECKED_DEPTH {
+            return Some(perft(pos, depth));
+        }
+        if stop() {
+            return None;
+        }
+        let mut total = 0;
+        for m in pos.legal_moves().iter().copied() {
+            pos.do_move(m);
+            let n = count(pos, depth - 1, stop);
+            pos.undo_move();
+            total += n?;
+        }
+        Some(total)
+    }
     if depth == 0 {
-        return Vec::new();
+        return Some(Vec::new());
     }
     let moves: Vec<Move> = pos.legal_moves().to_vec();
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.max(1)).build().expect("thread pool");
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.max(1)).build().ok()?;
     pool.install(|| {
         moves
             .par_iter()
@@ -53,8 +84,7 @@ pub fn divide_parallel(pos: &Position, depth: u32, threads: usize) -> Vec<(Move,
             .map(|&m| {
                 let mut p = pos.clone();
                 p.do_move(m);
-                let n = perft(&mut p, depth - 1);
-                (m, n)
+                count(&mut p, depth - 1, stop).map(|n| (m, n))
             })
             .collect()
     })
