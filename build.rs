@@ -1,12 +1,21 @@
 //! Finds rook magic numbers and writes the rook attack table as Rust source, so the
 //! engine starts with its tables in static memory and no run-time initialisation.
-//! The search is deterministic (fixed seed), so every build produces the same tables.
+//! The search is deterministic (a fixed seed for the crate's own generator, `src/rng.rs`,
+//! included here by path), so every build produces the same tables.
 //! `src/board/attacks.rs` checks every entry against a slow ray-walking reference.
 
 use std::env;
 use std::fmt::Write as _;
 use std::fs;
 use std::path::Path;
+
+// The crate's generator: a build script cannot use the crate it builds, so it includes the
+// file; most of its methods go unused here.
+#[path = "src/rng.rs"]
+#[allow(dead_code)]
+mod rng;
+
+use rng::Rng;
 
 /// Rook attacks from `sq` with blockers `occ`, by walking the four rays.
 fn rook_rays(sq: usize, occ: u64) -> u64 {
@@ -44,24 +53,15 @@ fn rook_mask(sq: usize) -> u64 {
     m
 }
 
-/// xorshift64*: a small deterministic generator for magic candidates.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn sparse(&mut self) -> u64 {
-        self.next() & self.next() & self.next()
-    }
+/// A magic candidate: few bits set, which makes good magics more likely.
+fn sparse(rng: &mut Rng) -> u64 {
+    rng.next_u64() & rng.next_u64() & rng.next_u64()
 }
 
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
-    let mut rng = Rng(0x5171_7E00_D1CE_5EED);
+    println!("cargo::rerun-if-changed=src/rng.rs");
+    let mut rng = Rng::new(0x5171_7E00_D1CE_5EED);
     let mut magics = String::new();
     let mut table: Vec<u64> = Vec::new();
     for sq in 0..64 {
@@ -83,7 +83,7 @@ fn main() {
         let mut used = vec![0u32; size];
         let mut attempt = 0u32;
         let magic = loop {
-            let magic = rng.sparse();
+            let magic = sparse(&mut rng);
             if (mask.wrapping_mul(magic) >> 56).count_ones() < 6 {
                 continue;
             }

@@ -1,9 +1,11 @@
 //! Sitke: a Sittuyin (Burmese chess) engine.
 //!
-//! Data flows one way: `board` <- `eval` <- `search` <- `protocol` / `tools`.
+//! Data flows one way: `board` <- `eval` <- `search` <- `protocol` / `tools`; `rng`
+//! depends on nothing and serves every layer that needs random numbers.
 
 pub mod board;
 pub mod eval;
 pub mod protocol;
+pub mod rng;
 pub mod search;
 pub mod tools;

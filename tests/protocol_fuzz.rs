@@ -14,33 +14,10 @@ use sitke::board::Position;
 use sitke::protocol::Dialect;
 use sitke::protocol::go::parse_go;
 use sitke::protocol::usi::{move_text, parse_move, parse_sfen};
+use sitke::rng::Rng;
 use std::collections::VecDeque;
 use std::time::Duration;
 use uci::Engine;
-
-/// xorshift64*: reproducible from the seed the test prints.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + (self.next() % (hi - lo + 1) as u64) as i64
-    }
-    fn chance(&mut self, p: f64) -> bool {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64 <= p
-    }
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
 
 /// What the engine's state should be.
 struct Model {
@@ -95,7 +72,7 @@ fn base_fens() -> Vec<String> {
 
 /// A well-formed command line.
 fn valid_line(rng: &mut Rng, model: &Model, fens: &[String]) -> String {
-    match rng.below(20) {
+    match rng.index(20) {
         0..=5 => {
             // A position with a random legal continuation.
             let (head, mut pos) = if rng.chance(0.4) {
@@ -110,7 +87,7 @@ fn valid_line(rng: &mut Rng, model: &Model, fens: &[String]) -> String {
                 }
             };
             let mut moves = Vec::new();
-            for _ in 0..rng.below(30) {
+            for _ in 0..rng.index(30) {
                 let legal = pos.legal_moves();
                 if legal.is_empty() {
                     break;
@@ -126,7 +103,7 @@ fn valid_line(rng: &mut Rng, model: &Model, fens: &[String]) -> String {
             if moves.is_empty() && rng.chance(0.5) { head } else { format!("{head} moves {}", moves.join(" ")) }
         }
         6..=10 => {
-            let mut go = match rng.below(9) {
+            let mut go = match rng.index(9) {
                 0 => format!("go depth {}", rng.range(1, 4)),
                 1 => format!("go nodes {}", rng.range(1, 3000)),
                 2 => format!("go movetime {}", rng.range(1, 8)),
@@ -148,7 +125,7 @@ fn valid_line(rng: &mut Rng, model: &Model, fens: &[String]) -> String {
             if rng.chance(0.1) {
                 let legal = model.pos.legal_moves();
                 let some: Vec<String> =
-                    legal.iter().take(rng.below(4) + 1).map(|m| move_text(*m, model.dialect)).collect();
+                    legal.iter().take(rng.index(4) + 1).map(|m| move_text(*m, model.dialect)).collect();
                 go = format!("go depth 2 searchmoves {}", some.join(" "));
             }
             go
@@ -224,8 +201,8 @@ const WORDS: &[&str] = &[
 fn mutate(rng: &mut Rng, line: &str) -> String {
     let mut words: Vec<String> = line.split(' ').map(str::to_string).collect();
     for _ in 0..rng.range(1, 3) {
-        let i = rng.below(words.len());
-        match rng.below(8) {
+        let i = rng.index(words.len());
+        match rng.index(8) {
             0 if words.len() > 1 => {
                 words.remove(i);
             }
@@ -236,20 +213,20 @@ fn mutate(rng: &mut Rng, line: &str) -> String {
             2 => words[i] = rng.pick(WORDS).to_string(),
             3 => words.insert(i, rng.pick(WORDS).to_string()),
             4 => {
-                let j = rng.below(words.len());
+                let j = rng.index(words.len());
                 words.swap(i, j);
             }
             5 => {
                 // Replace one character of the word by a random printable or odd one.
                 let chars: Vec<char> = words[i].chars().collect();
                 if !chars.is_empty() {
-                    let k = rng.below(chars.len());
+                    let k = rng.index(chars.len());
                     let c = *rng.pick(&['x', '9', '@', '*', '/', ' ', 'K', 'k', '\u{0}', '\u{7f}', 'ß']);
                     words[i] = chars.iter().enumerate().map(|(j, &ch)| if j == k { c } else { ch }).collect();
                 }
             }
             6 => {
-                let cut = rng.below(words.len()) + 1;
+                let cut = rng.index(words.len()) + 1;
                 words.truncate(cut);
             }
             _ => words[i] = words[i].to_uppercase(),
@@ -279,7 +256,8 @@ fn fuzz_the_protocol() {
     let lines: usize = std::env::var("SITKE_FUZZ_LINES").ok().and_then(|v| v.parse().ok()).unwrap_or(10_000);
     let seed: u64 = std::env::var("SITKE_FUZZ_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(0x5eed_1234);
     println!("protocol fuzz: {lines} lines, seed {seed}");
-    let mut rng = Rng(seed | 1);
+    // Reproducible from the seed printed above.
+    let mut rng = Rng::new(seed);
     let fens = base_fens();
     let mut model = Model { pos: Position::startpos(), dialect: Dialect::Uci };
     let mut searches: VecDeque<(Position, Dialect)> = VecDeque::new();

@@ -7,27 +7,10 @@
 //! Needs `python3` with `pyffish` (the CI script installs it).
 
 use sitke::board::{Move, MoveKind, Position};
+use sitke::rng::Rng;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
-
-/// A small deterministic generator (xorshift64*), so the games are the same every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-}
 
 fn suite_fens() -> Vec<String> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
@@ -59,18 +42,18 @@ fn random_game(rng: &mut Rng, start: &str, each: &mut Vec<(String, Vec<Move>)>) 
     let mut played = Vec::new();
     while played.len() < 200 && !pos.outcome().is_over() {
         let legal = pos.legal_moves();
-        if each.len() < 150 && needs_disambiguation(&pos) && rng.chance(20) {
+        if each.len() < 150 && needs_disambiguation(&pos) && rng.chance(0.2) {
             each.push((pos.fen(), legal.to_vec()));
         }
         let promos: Vec<Move> = legal.iter().copied().filter(|m| m.is_promotion()).collect();
         let caps: Vec<Move> =
             legal.iter().copied().filter(|m| m.kind() == MoveKind::Normal && pos.piece_on(m.to()).is_some()).collect();
-        let m = if !promos.is_empty() && rng.chance(50) {
-            promos[rng.below(promos.len())]
-        } else if !caps.is_empty() && rng.chance(60) {
-            caps[rng.below(caps.len())]
+        let m = if !promos.is_empty() && rng.chance(0.5) {
+            *rng.pick(&promos)
+        } else if !caps.is_empty() && rng.chance(0.6) {
+            *rng.pick(&caps)
         } else {
-            legal[rng.below(legal.len())]
+            *rng.pick(legal.as_slice())
         };
         played.push(m);
         pos.do_move(m);
@@ -98,7 +81,8 @@ fn uci_list(moves: &[Move]) -> String {
 
 #[test]
 fn san_agrees_with_pyffish_and_reads_back() {
-    let mut rng = Rng(0x5EED_5A17_u64);
+    // A fixed seed, so the games are the same every run.
+    let mut rng = Rng::new(0x5EED_5A17);
     let mut starts = vec![sitke::board::START_FEN.to_string(); 4];
     starts.extend(suite_fens());
     let mut games = Vec::new();

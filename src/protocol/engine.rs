@@ -10,7 +10,8 @@ use super::go::Go;
 use super::options::{ELO_RANGE, Options};
 use super::output::{InfoStyle, bestmove_line, info_line, send};
 use crate::board::{Move, Position};
-use crate::search::skill::{Rng, Skill};
+use crate::rng::Rng;
+use crate::search::skill::Skill;
 use crate::search::{Control, Info, SearchResult, Searcher};
 use crate::tools::{bench, perft};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -347,7 +348,7 @@ fn choose(result: &SearchResult, skill: Option<Skill>) -> (Move, Move) {
     if let Some(sk) = skill
         && !result.lines.is_empty()
     {
-        let i = sk.pick(&result.lines, Rng::from_clock().next_f64());
+        let i = sk.pick(&result.lines, Rng::from_clock().unit());
         let pv = &result.lines[i].pv;
         if let Some(&m) = pv.first() {
             return (m, pv.get(1).copied().unwrap_or(Move::NONE));

@@ -119,36 +119,11 @@ impl Skill {
     }
 }
 
-/// A small fast random generator (xorshift64*), seeded from the clock: the weak player must
-/// not repeat itself game after game, and needs no cryptographic quality.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator with a fixed seed (tests), never zero.
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed | 1)
-    }
-
-    /// A generator seeded from the system clock.
-    pub fn from_clock() -> Rng {
-        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos());
-        Rng::new(nanos as u64 ^ (nanos >> 64) as u64)
-    }
-
-    /// The next uniform number in `[0, 1)`.
-    pub fn next_f64(&mut self) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::board::{Move, Square};
+    use crate::rng::Rng;
     use crate::search::VALUE_MATE;
 
     fn lines(values: &[i32]) -> Vec<Line> {
@@ -164,7 +139,7 @@ mod tests {
         let mut rng = Rng::new(7);
         let mut counts = vec![0; values.len()];
         for _ in 0..10_000 {
-            counts[skill.pick(&ls, rng.next_f64())] += 1;
+            counts[skill.pick(&ls, rng.unit())] += 1;
         }
         counts
     }
@@ -205,12 +180,5 @@ mod tests {
         assert_eq!(h[0], 10_000);
         let h = histogram(weakest, &[-VALUE_MATE + 8, -VALUE_MATE + 4]);
         assert_eq!(h[0], 10_000);
-    }
-
-    #[test]
-    fn rng_is_uniform_enough() {
-        let mut r = Rng::new(1);
-        let mean: f64 = (0..10_000).map(|_| r.next_f64()).sum::<f64>() / 10_000.0;
-        assert!((0.48..0.52).contains(&mean));
     }
 }

@@ -6,6 +6,5 @@ pub mod bench;
 pub mod datagen;
 pub mod r#match;
 pub mod perft;
-pub mod rng;
 pub mod spsa;
 pub mod tune;

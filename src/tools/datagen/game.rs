@@ -12,9 +12,9 @@
 
 use super::format::{GameHeader, GameResult, Record};
 use crate::board::{Color, Outcome, Position};
+use crate::rng::Rng;
 use crate::search::movepick::is_noisy;
 use crate::search::{Control, Limits, MATE_BOUND, Searcher};
-use crate::tools::rng::Rng;
 
 /// When a game is ended early.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,7 +82,7 @@ pub fn play_game(id: u64, seed: u64, settings: &GameSettings, searcher: &mut Sea
         if !pos.in_setup() || moves.is_empty() {
             break;
         }
-        let m = moves.as_slice()[rng.below(moves.len() as u64) as usize];
+        let m = moves.as_slice()[rng.index(moves.len())];
         pos.do_move(m);
     }
     searcher.clear();

@@ -5,6 +5,7 @@
 use super::cli::{OpeningFormat, OpeningSource};
 use super::pgn;
 use crate::board::{Move, Position};
+use crate::rng::Rng;
 
 /// Where a game starts: a position and the moves played from it before the engines take
 /// over.
@@ -36,32 +37,6 @@ impl Opening {
             o if o.is_over() => Err(format!("the game is already over ({})", o.reason())),
             _ => Ok(()),
         }
-    }
-}
-
-/// SplitMix64: small, fast and well mixed, enough for shuffling and random setups.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator from a seed.
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        // The modulo bias is below 2^-50 for any list this runner handles.
-        (self.next_u64() % n as u64) as usize
     }
 }
 
@@ -150,11 +125,8 @@ impl OpeningBook {
                     return Err(format!("opening file {name} holds no usable opening"));
                 }
                 if *random_order {
-                    // Fisher-Yates with the match seed, so a seed reproduces the order.
-                    let mut rng = Rng::new(seed);
-                    for i in (1..openings.len()).rev() {
-                        openings.swap(i, rng.below(i + 1));
-                    }
+                    // Shuffled with the match seed, so a seed reproduces the order.
+                    Rng::new(seed).shuffle(&mut openings);
                 }
                 let offset = (start - 1) % openings.len();
                 Ok(OpeningBook::List { openings, offset })
@@ -175,7 +147,7 @@ impl OpeningBook {
 /// `plies` random legal moves from the start position, from a generator seeded by the
 /// match seed and the opening index, so every opening is reproducible on its own.
 fn random_setup(plies: usize, seed: u64, index: u64) -> Opening {
-    let mut rng = Rng::new(seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03));
+    let mut rng = Rng::for_item(seed, index);
     let mut pos = Position::startpos();
     let mut moves = Vec::new();
     for _ in 0..plies {
@@ -193,7 +165,7 @@ fn random_setup(plies: usize, seed: u64, index: u64) -> Opening {
         if choices.is_empty() {
             break;
         }
-        let m = choices[rng.below(choices.len())];
+        let m = *rng.pick(&choices);
         pos.do_move(m);
         moves.push(m);
     }

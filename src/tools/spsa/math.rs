@@ -10,7 +10,7 @@
 //! with the 2 folded into `a`, exactly fishtest's `theta += r_k c_k y delta`, so fishtest's
 //! experience with `r_end` carries over.
 
-use crate::tools::rng::Rng;
+use crate::rng::Rng;
 
 /// Spall's recommended decay exponent of the step size.
 pub const DEFAULT_ALPHA: f64 = 0.602;

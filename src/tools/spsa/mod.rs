@@ -15,7 +15,7 @@ pub mod math;
 pub mod report;
 pub mod state;
 
-use crate::tools::rng::{Rng, mix};
+use crate::rng::{Rng, mix};
 use games::Referee;
 use state::State;
 use std::io::Write;

@@ -16,8 +16,8 @@ pub mod train;
 pub mod weights_file;
 
 use crate::eval::{NUM_PARAMS, S, TERMS, WEIGHTS, s};
+use crate::rng::{Rng, mix};
 use crate::tools::datagen::format::{self, Entry, GameResult};
-use crate::tools::rng::{Rng, mix};
 use dataset::{Dataset, Linearizer};
 use model::{Objective, fit_k};
 use std::io::Write;
@@ -214,7 +214,7 @@ pub(crate) fn random_positions(seed: u64, n: usize) -> Vec<crate::board::Positio
             if moves.is_empty() || pos.outcome().is_over() || out.len() >= n {
                 break;
             }
-            pos.do_move(moves.as_slice()[rng.below(moves.len() as u64) as usize]);
+            pos.do_move(moves.as_slice()[rng.index(moves.len())]);
             // One position in three, so that neighbours in a game do not dominate.
             if rng.below(3) == 0 {
                 out.push(Position::from_fen(&pos.fen()).expect("a generated FEN parses"));

@@ -1,6 +1,11 @@
-//! A small seeded random number generator for the tools: reproducible openings in
-//! `datagen`, shuffles in `tune` and perturbations in SPSA. SplitMix64 passes BigCrush and
-//! needs no dependency; nothing here is cryptographic.
+//! The one random number generator, seeded and reproducible: the weak player's picks under
+//! `Skill Level` (seeded from the clock by the protocol), shuffled and random openings in
+//! `sitke match`, openings in `datagen`, shuffles in `tune`, perturbations in SPSA, the
+//! integration tests' random games and command lines, and the magic candidates of
+//! `build.rs`, which includes this file by path and so it must use nothing but `std`.
+//! SplitMix64 passes BigCrush and needs no dependency; nothing here is cryptographic.
+//! (The Zobrist keys keep a `const fn` SplitMix64 of their own in `board::zobrist`, since
+//! they are computed at compile time.)
 
 /// A SplitMix64 generator.
 #[derive(Clone, Debug)]
@@ -20,6 +25,12 @@ impl Rng {
         Rng::new(mix(seed ^ mix(index.wrapping_add(0x632b_e59b_d9b4_e019))))
     }
 
+    /// A generator seeded from the system clock, so the weak player differs game to game.
+    pub fn from_clock() -> Rng {
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos());
+        Rng::new(nanos as u64 ^ (nanos >> 64) as u64)
+    }
+
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
@@ -31,6 +42,21 @@ impl Rng {
         assert!(n > 0, "empty range");
         // Multiply-shift: unbiased enough for n far below 2^64, and branch-free.
         ((self.next_u64() as u128 * n as u128) >> 64) as u64
+    }
+
+    /// A uniform index in `0..n` (`n` > 0).
+    pub fn index(&mut self, n: usize) -> usize {
+        self.below(n as u64) as usize
+    }
+
+    /// A uniformly chosen element of `items` (non-empty).
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.index(items.len())]
+    }
+
+    /// True with probability `p`.
+    pub fn chance(&mut self, p: f64) -> bool {
+        self.unit() < p
     }
 
     /// A uniform integer in `lo..=hi`.
@@ -52,7 +78,7 @@ impl Rng {
     /// Shuffles `items` in place (Fisher-Yates).
     pub fn shuffle<T>(&mut self, items: &mut [T]) {
         for i in (1..items.len()).rev() {
-            let j = self.below(i as u64 + 1) as usize;
+            let j = self.index(i + 1);
             items.swap(i, j);
         }
     }
@@ -90,5 +116,21 @@ mod tests {
         }
         // Each of five values expects 1000 hits; 800 is far outside the noise.
         assert!(seen.iter().all(|&n| n > 800), "{seen:?}");
+    }
+
+    #[test]
+    fn picks_and_chances_follow_their_odds() {
+        let mut r = Rng::new(11);
+        let items = [10, 20, 30];
+        let mut seen = [0u32; 3];
+        for _ in 0..3000 {
+            seen[*r.pick(&items) as usize / 10 - 1] += 1;
+            assert!(r.index(7) < 7);
+            assert!(!r.chance(0.0) && r.chance(1.0));
+        }
+        // Expected 1000 each; a quarter expects 2500 of 10,000, 2300 and 2700 are 4.6 sigma.
+        assert!(seen.iter().all(|&n| n > 800), "{seen:?}");
+        let hits = (0..10_000).filter(|_| r.chance(0.25)).count();
+        assert!((2300..2700).contains(&hits), "{hits}");
     }
 }
