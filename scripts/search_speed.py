@@ -17,8 +17,11 @@ import argparse
 import math
 import os
 import re
-import subprocess
+import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from uci import Engine  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SITKE = os.path.join(ROOT, "target", "release", "sitke")
@@ -31,50 +34,21 @@ def bench_positions():
     return re.findall(r'"([^"]+)"', body)
 
 
-class Engine:
-    def __init__(self, cmd, options):
-        self.p = subprocess.Popen([cmd], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        self.send("uci")
-        self.wait("uciok")
-        self.send("setoption name UCI_Variant value sittuyin")
-        for k, v in options.items():
-            self.send(f"setoption name {k} value {v}")
-        self.send("isready")
-        self.wait("readyok")
-
-    def send(self, s):
-        self.p.stdin.write(s + "\n")
-
-    def wait(self, prefix):
-        lines = []
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("engine exited")
-            lines.append(line.strip())
-            if line.startswith(prefix):
-                return lines
-
-    def search(self, fen, go):
-        self.send("ucinewgame")
-        self.send(f"position fen {fen}")
-        self.send("isready")
-        self.wait("readyok")
-        start = time.perf_counter()
-        self.send(go)
-        lines = self.wait("bestmove")
-        elapsed = time.perf_counter() - start
-        nodes = 0
-        for l in lines:
-            m = re.search(r" nodes (\d+)", l)
-            if m and l.startswith("info"):
-                nodes = int(m.group(1))
-        return elapsed, nodes
-
-    def quit(self):
-        self.send("quit")
-        self.p.wait()
+def search(engine, fen, go):
+    """Searches `fen` with `go` from a fresh game; (seconds to bestmove, last info nodes)."""
+    engine.send("ucinewgame")
+    engine.send(f"position fen {fen}")
+    engine.sync()
+    start = time.perf_counter()
+    engine.send(go)
+    lines = engine.until("bestmove")
+    elapsed = time.perf_counter() - start
+    nodes = 0
+    for l in lines:
+        m = re.search(r" nodes (\d+)", l)
+        if m and l.startswith("info"):
+            nodes = int(m.group(1))
+    return elapsed, nodes
 
 
 def smp(args):
@@ -86,14 +60,14 @@ def smp(args):
     for fen in fens:
         best1 = best2 = math.inf
         for _ in range(args.rounds):
-            best1 = min(best1, one.search(fen, f"go depth {args.depth}")[0])
-            best2 = min(best2, two.search(fen, f"go depth {args.depth}")[0])
+            best1 = min(best1, search(one, fen, f"go depth {args.depth}")[0])
+            best2 = min(best2, search(two, fen, f"go depth {args.depth}")[0])
         t1 += best1
         t2 += best2
         logs.append(math.log(best1 / best2))
         print(f"{best1:7.3f} s {best2:7.3f} s  x{best1 / best2:5.2f}  {fen}", flush=True)
-    one.quit()
-    two.quit()
+    one.close(timeout=None)
+    two.close(timeout=None)
     print(f"depth {args.depth}, {len(fens)} positions: 1 thread {t1:.2f} s, 2 threads {t2:.2f} s;"
           f" speed-up of the sums x{t1 / t2:.2f},"
           f" geometric mean x{math.exp(sum(logs) / len(logs)):.2f}")
@@ -107,13 +81,13 @@ def nps(args):
     for fen in fens:
         row = []
         for name, e in engines.items():
-            el, n = e.search(fen, f"go movetime {args.movetime}")
+            el, n = search(e, fen, f"go movetime {args.movetime}")
             totals[name][0] += n
             totals[name][1] += el
             row.append(f"{name} {n / el / 1e3:8.0f} knps")
         print("  ".join(row), " ", fen, flush=True)
     for e in engines.values():
-        e.quit()
+        e.close(timeout=None)
     rates = {k: n / t for k, (n, t) in totals.items()}
     for k, r in rates.items():
         print(f"{k}: {totals[k][0]} nodes in {totals[k][1]:.1f} s, {r / 1e6:.2f} M nps")

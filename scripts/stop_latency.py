@@ -18,8 +18,11 @@ import argparse
 import os
 import random
 import statistics
-import subprocess
+import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from uci import Engine  # noqa: E402
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 
@@ -34,34 +37,6 @@ def fens():
     return out
 
 
-class Engine:
-    def __init__(self, path, threads):
-        self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        self.send("uci")
-        self.until("uciok")
-        self.send("setoption name UCI_Variant value sittuyin")
-        self.send(f"setoption name Threads value {threads}")
-        self.send("isready")
-        self.until("readyok")
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def until(self, prefix):
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("engine exited")
-            if line.startswith(prefix):
-                return line
-
-    def close(self):
-        self.send("quit")
-        self.p.wait(timeout=5)
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--engine", default=os.path.join(ROOT, "target", "release", "sitke"))
@@ -73,7 +48,7 @@ def main():
     kinds = ["go infinite", "go ponder wtime 600000 btime 600000", "go wtime 600000 btime 600000 winc 1000 binc 1000"]
     worst_all = 0.0
     for threads in (1, 2):
-        e = Engine(args.engine, threads)
+        e = Engine(args.engine, {"Threads": threads})
         delays = []
         for i in range(args.searches):
             e.send(f"position fen {rng.choice(positions)}")

@@ -23,7 +23,6 @@ import argparse
 import os
 import random
 import statistics
-import subprocess
 import sys
 import threading
 import time
@@ -31,45 +30,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pyffish as sf
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from uci import Engine  # noqa: E402
+
 VARIANT = "sittuyin"
-
-
-class Engine:
-    def __init__(self, path, options):
-        self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        self.send("uci")
-        self.until(lambda l: l == "uciok")
-        self.send("setoption name UCI_Variant value sittuyin")
-        for name, value in options.items():
-            self.send(f"setoption name {name} value {value}")
-        self.sync()
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def until(self, done):
-        lines = []
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("engine exited")
-            line = line.rstrip("\n")
-            lines.append(line)
-            if done(line):
-                return lines
-
-    def sync(self):
-        self.send("isready")
-        self.until(lambda l: l == "readyok")
-
-    def close(self):
-        try:
-            self.send("quit")
-            self.p.wait(timeout=2)
-        except Exception:
-            self.p.kill()
 
 
 def last_score(lines):
@@ -217,7 +181,7 @@ def main():
                               f"min clock {r['min_left']:.0f} ms, load {os.getloadavg()[0]:.2f}", flush=True)
         finally:
             for e in engines:
-                e.close()
+                e.close(timeout=2)
 
     with ThreadPoolExecutor(args.concurrency) as pool:
         list(pool.map(worker, range(args.concurrency)))
