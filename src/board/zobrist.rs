@@ -1,18 +1,10 @@
 //! Zobrist keys, generated at compile time from a fixed seed.
 
 use super::types::{Color, Piece, PieceType, Square};
+use crate::rng::Rng;
 
 /// The most pieces of one type a side may hold in hand (the FEN parser enforces it).
 pub const MAX_IN_HAND: usize = 32;
-
-/// SplitMix64: a well-mixed sequence from a counter, usable in `const fn`.
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (s, z ^ (z >> 31))
-}
 
 struct Keys {
     piece_square: [[u64; 64]; 12],
@@ -22,14 +14,12 @@ struct Keys {
 
 const fn build() -> Keys {
     let mut keys = Keys { piece_square: [[0; 64]; 12], hand: [[[0; MAX_IN_HAND + 1]; 6]; 2], side: 0 };
-    let mut state = 0x5177_0E5E_ED00_0001u64;
+    let mut rng = Rng::new(0x5177_0E5E_ED00_0001);
     let mut p = 0;
     while p < 12 {
         let mut s = 0;
         while s < 64 {
-            let (ns, v) = splitmix(state);
-            state = ns;
-            keys.piece_square[p][s] = v;
+            keys.piece_square[p][s] = rng.next_u64();
             s += 1;
         }
         p += 1;
@@ -41,16 +31,14 @@ const fn build() -> Keys {
             // Zero pieces in hand hashes as nothing, so an empty hand adds no key.
             let mut n = 1;
             while n <= MAX_IN_HAND {
-                let (ns, v) = splitmix(state);
-                state = ns;
-                keys.hand[c][pt][n] = v;
+                keys.hand[c][pt][n] = rng.next_u64();
                 n += 1;
             }
             pt += 1;
         }
         c += 1;
     }
-    keys.side = splitmix(state).1;
+    keys.side = rng.next_u64();
     keys
 }
 
