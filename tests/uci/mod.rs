@@ -91,7 +91,7 @@ impl Engine {
     }
 
     /// Reads until a line satisfies `done`; returns every line read, that one included.
-    pub fn read_until(&mut self, timeout: Duration, done: impl Fn(&str) -> bool) -> Vec<String> {
+    pub fn read_until(&mut self, timeout: Duration, mut done: impl FnMut(&str) -> bool) -> Vec<String> {
         let deadline = Instant::now() + timeout;
         let mut out = Vec::new();
         loop {
