@@ -54,7 +54,7 @@ macro_rules! params {
 }
 
 params! {
-    USE_RAZORING = 1, 0, 1; "Feature switch: razoring."
+    USE_RAZORING = 0, 0, 1; "Feature switch: razoring (off: it lost in an ablation match)."
     USE_RFP = 1, 0, 1; "Feature switch: reverse futility pruning."
     USE_NMP = 1, 0, 1; "Feature switch: null move pruning."
     USE_FUTILITY = 1, 0, 1; "Feature switch: futility pruning of quiet moves."
