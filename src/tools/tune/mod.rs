@@ -214,7 +214,7 @@ pub(crate) fn random_positions(seed: u64, n: usize) -> Vec<crate::board::Positio
             if moves.is_empty() || pos.outcome().is_over() || out.len() >= n {
                 break;
             }
-            pos.do_move(moves.as_slice()[rng.index(moves.len())]);
+            pos.do_move(*rng.pick(moves.as_slice()));
             // One position in three, so that neighbours in a game do not dominate.
             if rng.below(3) == 0 {
                 out.push(Position::from_fen(&pos.fen()).expect("a generated FEN parses"));
