@@ -48,6 +48,7 @@ fn cutechess_game_sequence() {
     let hello = e.expect("uciok");
     assert!(hello[0].starts_with("id name Sitke"));
     assert!(hello[1].starts_with("id author"));
+    // Every option PROTOCOL.md lists (this is the one place that checks the list).
     for name in [
         "UCI_Variant type combo default sittuyin var sittuyin",
         "Threads type spin",

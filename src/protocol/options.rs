@@ -307,27 +307,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn lists_every_option_of_protocol_md() {
-        let lines = option_lines();
-        for name in [
-            "UCI_Variant type combo default sittuyin var sittuyin",
-            "Threads type spin",
-            "Hash type spin",
-            "Clear Hash type button",
-            "Ponder type check",
-            "MultiPV type spin",
-            "Move Overhead type spin",
-            "Skill Level type spin",
-            "UCI_LimitStrength type check",
-            "UCI_Elo type spin",
-            "UCI_ShowWDL type check",
-            "UCI_AnalyseMode type check",
-        ] {
-            assert!(lines.contains(&format!("option name {name}")), "{name}");
-        }
-    }
-
-    #[test]
     fn defaults_come_from_the_table() {
         let o = Options::default();
         assert_eq!((o.threads, o.hash_mb, o.multipv, o.skill_level, o.elo), (1, 16, 1, 20, 1350));
