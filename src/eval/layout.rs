@@ -58,6 +58,8 @@ layout! {
     THREAT_BY_ROOK: 6,
     OPENING_KING_FORWARD: 1,
     OPENING_ROOK_SHUT: 1,
+    KING_DANGER: 1,
+    KING_STORM: 4,
 }
 
 /// The term a weight index belongs to, and the index within it.

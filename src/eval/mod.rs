@@ -90,6 +90,8 @@ pub fn evaluate_with<T: Tracer>(pos: &Position, weights: &[S; NUM_PARAMS], trace
     let mut minor_att = [Bitboard::EMPTY; 2];
     let mut rook_att = [Bitboard::EMPTY; 2];
     let mut zone_attackers = [0i32; 2];
+    let mut danger = [0i32; 2];
+    let mut att_by = [[Bitboard::EMPTY; 6]; 2];
 
     for c in Color::ALL {
         let them = !c;
@@ -113,6 +115,7 @@ pub fn evaluate_with<T: Tracer>(pos: &Position, weights: &[S; NUM_PARAMS], trace
                 }
                 let a = attacks::piece(pt, c, sq, occ);
                 att |= a;
+                att_by[c.index()][pt.index()] |= a;
                 match pt {
                     PieceType::Rook => rook_att[c.index()] |= a,
                     PieceType::Knight | PieceType::Khon | PieceType::Met => minor_att[c.index()] |= a,
@@ -131,6 +134,7 @@ pub fn evaluate_with<T: Tracer>(pos: &Position, weights: &[S; NUM_PARAMS], trace
                     // Attacks on their king count against them.
                     e.add(them, KING_ZONE_ATTACK + pt.index(), hits);
                     zone_attackers[them.index()] += 1;
+                    danger[them.index()] += ATTACK_UNITS[pt.index()];
                 }
             }
         }
@@ -150,6 +154,25 @@ pub fn evaluate_with<T: Tracer>(pos: &Position, weights: &[S; NUM_PARAMS], trace
             let near = attacks::king(k);
             for pt in [PieceType::Pawn, PieceType::Knight, PieceType::Khon, PieceType::Met, PieceType::Rook] {
                 e.add(c, KING_GUARD + pt.index(), (near & pos.pieces(c, pt)).count() as i32);
+            }
+            // King danger grows faster than linearly: one attacker is a nuisance, several
+            // attackers with safe checks and undefended squares around the king are a mating
+            // attack. The units are fixed; the tuner fits the weight of their square.
+            let weak = near & attacked[them.index()] & !multi_defended(&att_by[c.index()], pawn_att[c.index()]);
+            let safe = !attacked[c.index()] & !pos.pieces_of_color(them);
+            let mut units = danger[c.index()] + weak.count() as i32;
+            for pt in [PieceType::Knight, PieceType::Khon, PieceType::Met, PieceType::Rook] {
+                let checks = attacks::piece(pt, c, k, occ) & att_by[them.index()][pt.index()] & safe;
+                units += CHECK_UNITS[pt.index()] * checks.count().min(2) as i32;
+            }
+            let units = units.clamp(0, 30);
+            e.add(c, KING_DANGER, units * units / 4);
+            // Enemy pawns advancing on the king's files, by how near they are.
+            for sq in pos.pieces(them, PieceType::Pawn) & storm_files(k) {
+                let dist = sq.relative_rank(c) as i32 - k.relative_rank(c) as i32;
+                if (1..=4).contains(&dist) {
+                    e.add(c, KING_STORM + dist as usize - 1, 1);
+                }
             }
             let front = shelter_mask(c, k);
             let shelter = (front & pos.pieces(c, PieceType::Pawn)).count().min(3) as usize;
@@ -204,8 +227,28 @@ pub fn evaluate_with<T: Tracer>(pos: &Position, weights: &[S; NUM_PARAMS], trace
     v.clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1)
 }
 
+/// King-danger units per piece attacking the squares around the king.
+const ATTACK_UNITS: [i32; 6] = [0, 2, 2, 1, 3, 0];
+/// King-danger units per safe check (up to two squares each) by piece type.
+const CHECK_UNITS: [i32; 6] = [0, 3, 2, 1, 4, 0];
+
+/// Squares defended by some piece other than the king (pawns included).
+fn multi_defended(att_by: &[Bitboard; 6], pawn_att: Bitboard) -> Bitboard {
+    let mut d = pawn_att;
+    for pt in [PieceType::Knight, PieceType::Khon, PieceType::Met, PieceType::Rook] {
+        d |= att_by[pt.index()];
+    }
+    d
+}
+
 /// The pawns' starting squares: a3-d3 and e4-h4 for White, a5-d5 and e6-h6 for Black.
 const START_PAWNS: [Bitboard; 2] = [Bitboard(0x0000_0000_F00F_0000), Bitboard(0x0000_F00F_0000_0000)];
+
+/// The king's file and its neighbours.
+fn storm_files(k: Square) -> Bitboard {
+    let f = k.file();
+    Bitboard::file(f) | Bitboard::file(f.saturating_sub(1)) | Bitboard::file((f + 1).min(7))
+}
 
 /// The three squares in front of a king and the three beyond them.
 fn shelter_mask(c: Color, k: Square) -> Bitboard {

@@ -5,6 +5,8 @@
 //! hand-set table fitted with `--lambda 0` (to the search scores, since 89% of the games
 //! were draws and results alone gave too weak a signal) on 1,000,222 self-play positions
 //! (`sitke datagen`, 5,000 nodes a move). README, "Tuning the evaluation", has the run.
+//! KING_DANGER and KING_STORM came later and were fitted alone on the same data
+//! (`--terms KING_DANGER,KING_STORM`), every other weight held as it was.
 
 use super::layout::NUM_PARAMS;
 use super::score::{S, s};
@@ -120,4 +122,8 @@ pub static WEIGHTS: [S; NUM_PARAMS] = [
     s(-8, 0),
     // OPENING_ROOK_SHUT
     s(-7, 0),
+    // KING_DANGER
+    s(-1, 0),
+    // KING_STORM
+    s(21, -11), s(9, -9), s(6, -10), s(-1, -8),
 ];
