@@ -41,6 +41,13 @@ impl Bitboard {
         Bitboard(0x0101_0101_0101_0101 << (f & 7))
     }
 
+    /// The files beside file `f` (one or two of them), as a set.
+    #[inline(always)]
+    pub const fn adjacent_files(f: u8) -> Bitboard {
+        let file = Bitboard::file(f).0;
+        Bitboard(((file << 1) & !Bitboard::FILE_A.0) | ((file >> 1) & !Bitboard::FILE_H.0))
+    }
+
     /// `c`'s relative rank `r` (0 = its back rank).
     #[inline(always)]
     pub const fn relative_rank(c: Color, r: u8) -> Bitboard {
@@ -216,6 +223,13 @@ mod tests {
         assert_eq!(b.count(), 3);
         assert!(b.more_than_one());
         assert!(!Bitboard::from_square(Square::E4).more_than_one());
+    }
+
+    #[test]
+    fn adjacent_files_stay_on_the_board() {
+        assert_eq!(Bitboard::adjacent_files(0), Bitboard::file(1));
+        assert_eq!(Bitboard::adjacent_files(7), Bitboard::file(6));
+        assert_eq!(Bitboard::adjacent_files(3), Bitboard::file(2) | Bitboard::file(4));
     }
 
     #[test]

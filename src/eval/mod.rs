@@ -17,7 +17,7 @@ pub use trace::{Breakdown, CoefTrace, NoTrace, Tracer};
 pub use weights::WEIGHTS;
 
 use crate::board::attacks;
-use crate::board::position::{met_attack_set, pawn_attack_set};
+use crate::board::position::pawn_attack_set;
 use crate::board::{Bitboard, Color, PieceType, Position, Square};
 use layout::*;
 
@@ -158,7 +158,7 @@ pub fn evaluate_with<T: Tracer>(pos: &Position, weights: &[S; NUM_PARAMS], trace
             // King danger grows faster than linearly: one attacker is a nuisance, several
             // attackers with safe checks and undefended squares around the king are a mating
             // attack. The units are fixed; the tuner fits the weight of their square.
-            let weak = near & attacked[them.index()] & !multi_defended(&att_by[c.index()], pawn_att[c.index()]);
+            let weak = near & attacked[them.index()] & !defended_by_pieces(&att_by[c.index()], pawn_att[c.index()]);
             let safe = !attacked[c.index()] & !pos.pieces_of_color(them);
             let mut units = danger[c.index()] + weak.count() as i32;
             for pt in [PieceType::Knight, PieceType::Khon, PieceType::Met, PieceType::Rook] {
@@ -233,7 +233,7 @@ const ATTACK_UNITS: [i32; 6] = [0, 2, 2, 1, 3, 0];
 const CHECK_UNITS: [i32; 6] = [0, 3, 2, 1, 4, 0];
 
 /// Squares defended by some piece other than the king (pawns included).
-fn multi_defended(att_by: &[Bitboard; 6], pawn_att: Bitboard) -> Bitboard {
+fn defended_by_pieces(att_by: &[Bitboard; 6], pawn_att: Bitboard) -> Bitboard {
     let mut d = pawn_att;
     for pt in [PieceType::Knight, PieceType::Khon, PieceType::Met, PieceType::Rook] {
         d |= att_by[pt.index()];
@@ -246,8 +246,7 @@ const START_PAWNS: [Bitboard; 2] = [Bitboard(0x0000_0000_F00F_0000), Bitboard(0x
 
 /// The king's file and its neighbours.
 fn storm_files(k: Square) -> Bitboard {
-    let f = k.file();
-    Bitboard::file(f) | Bitboard::file(f.saturating_sub(1)) | Bitboard::file((f + 1).min(7))
+    Bitboard::file(k.file()) | Bitboard::adjacent_files(k.file())
 }
 
 /// The three squares in front of a king and the three beyond them.
@@ -271,13 +270,10 @@ fn pawn_terms<T: Tracer>(e: &mut Eval<'_, T>, c: Color) {
     let mut doubled = 0;
     let mut isolated = 0;
     for sq in pawns {
-        let file = Bitboard::file(sq.file());
-        if (file & pawns).more_than_one() {
+        if (Bitboard::file(sq.file()) & pawns).more_than_one() {
             doubled += 1;
         }
-        let adjacent = met_attack_set(file)
-            | Bitboard(((file.0 << 1) & !Bitboard::FILE_A.0) | ((file.0 >> 1) & !Bitboard::FILE_H.0));
-        if (adjacent & pawns).is_empty() {
+        if (Bitboard::adjacent_files(sq.file()) & pawns).is_empty() {
             isolated += 1;
         }
     }
