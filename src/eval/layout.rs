@@ -60,6 +60,8 @@ layout! {
     OPENING_ROOK_SHUT: 1,
     KING_DANGER: 1,
     KING_STORM: 4,
+    OUTPOST: 6,
+    PAWN_PASSED: 8,
 }
 
 /// The term a weight index belongs to, and the index within it.

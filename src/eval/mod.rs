@@ -191,6 +191,19 @@ pub fn evaluate_with<T: Tracer>(pos: &Position, weights: &[S; NUM_PARAMS], trace
             }
         }
         pawn_terms(&mut e, c);
+        // An outpost: a minor piece in the enemy half, guarded by a pawn, on a square no
+        // enemy pawn can ever attack, so only a piece trade removes it.
+        let their_pawns = pos.pieces(them, PieceType::Pawn);
+        for pt in [PieceType::Knight, PieceType::Khon, PieceType::Met] {
+            for sq in pos.pieces(c, pt) & pawn_att[c.index()] {
+                let rank = sq.relative_rank(c);
+                if (3..=5).contains(&rank)
+                    && (their_pawns & Bitboard::adjacent_files(sq.file()) & ranks_ahead(c, sq)).is_empty()
+                {
+                    e.add(c, OUTPOST + pt.index(), 1);
+                }
+            }
+        }
         for sq in pos.pieces(c, PieceType::Rook) {
             // A rook boxed in by its own pieces, weighted like the king term above: while
             // the formation stands it takes several moves to free it.
@@ -244,6 +257,15 @@ fn defended_by_pieces(att_by: &[Bitboard; 6], pawn_att: Bitboard) -> Bitboard {
 /// The pawns' starting squares: a3-d3 and e4-h4 for White, a5-d5 and e6-h6 for Black.
 const START_PAWNS: [Bitboard; 2] = [Bitboard(0x0000_0000_F00F_0000), Bitboard(0x0000_F00F_0000_0000)];
 
+/// Every square on a rank ahead of `sq`, from `c`'s side.
+fn ranks_ahead(c: Color, sq: Square) -> Bitboard {
+    let r = sq.rank() as u32;
+    match c {
+        Color::White => Bitboard(u64::MAX.checked_shl(8 * (r + 1)).unwrap_or(0)),
+        Color::Black => Bitboard((1u64 << (8 * r)) - 1),
+    }
+}
+
 /// The king's file and its neighbours.
 fn storm_files(k: Square) -> Bitboard {
     Bitboard::file(k.file()) | Bitboard::adjacent_files(k.file())
@@ -269,7 +291,13 @@ fn pawn_terms<T: Tracer>(e: &mut Eval<'_, T>, c: Color) {
     e.add(c, PAWN_BLOCKED, (pawns.forward(c) & pos.occupied()).count() as i32);
     let mut doubled = 0;
     let mut isolated = 0;
+    let their_pawns = pos.pieces(!c, PieceType::Pawn);
     for sq in pawns {
+        // Passed: no enemy pawn ahead on this file or the files beside it.
+        let span = (Bitboard::file(sq.file()) | Bitboard::adjacent_files(sq.file())) & ranks_ahead(c, sq);
+        if (their_pawns & span).is_empty() {
+            e.add(c, PAWN_PASSED + sq.relative_rank(c) as usize, 1);
+        }
         if (Bitboard::file(sq.file()) & pawns).more_than_one() {
             doubled += 1;
         }
@@ -402,6 +430,39 @@ mod tests {
         let late_corner = eval_fen("k7/2K5/3N4/2S5/8/8/8/8[] w - 128 120 60");
         let late_center = eval_fen("8/8/1K6/3k4/8/1N6/2S5/8[] w - 128 120 60");
         assert!(late_corner > late_center + 100, "{late_corner} {late_center}");
+    }
+
+    /// White's count minus Black's of the weight at `index`, in the position `fen`.
+    fn feature(fen: &str, index: usize) -> i16 {
+        let mut t = CoefTrace::default();
+        evaluate_with(&Position::from_fen(fen).unwrap(), &WEIGHTS, &mut t);
+        t.coefs.iter().find(|&&(i, _)| i as usize == index).map_or(0, |&(_, c)| c)
+    }
+
+    #[test]
+    fn an_outpost_is_a_guarded_square_no_enemy_pawn_can_attack() {
+        let knight = OUTPOST + PieceType::Knight.index();
+        // Knight on e5, guarded by the d4 pawn; no black pawn on the d or f file above it.
+        assert_eq!(feature("4k3/p6p/8/4N3/3P4/8/8/4K3[] w - - 0 30", knight), 1);
+        // A black pawn on f7 can come to f6 and chase it.
+        assert_eq!(feature("4k3/p4p1p/8/4N3/3P4/8/8/4K3[] w - - 0 30", knight), 0);
+        // Unguarded, or in its own half, it is no outpost.
+        assert_eq!(feature("4k3/p6p/8/4N3/8/3P4/8/4K3[] w - - 0 30", knight), 0);
+        assert_eq!(feature("4k3/p6p/8/8/8/4N3/3P4/4K3[] w - - 0 30", knight), 0);
+        // The same for Black, mirrored: a knight on e4 guarded by d5.
+        assert_eq!(feature("4k3/8/8/3p4/4n3/8/P6P/4K3[] w - - 0 30", knight), -1);
+    }
+
+    #[test]
+    fn a_passed_pawn_has_no_enemy_pawn_ahead_on_its_file_or_beside_it() {
+        let rank5 = PAWN_PASSED + 4;
+        // d5 is passed; the a2 pawn has the a7 pawn in front of it.
+        assert_eq!(feature("4k3/p7/8/3P4/8/8/P7/4K3[] w - - 0 30", rank5), 1);
+        assert_eq!(feature("4k3/p7/8/3P4/8/8/P7/4K3[] w - - 0 30", PAWN_PASSED + 1), 0);
+        // A black pawn on e7 stops d5 from being passed.
+        assert_eq!(feature("4k3/p3p3/8/3P4/8/8/P7/4K3[] w - - 0 30", rank5), 0);
+        // One behind it does not (c4, itself stopped by b2, so no black passer cancels it).
+        assert_eq!(feature("4k3/p7/8/3P4/2p5/8/PP6/4K3[] w - - 0 30", rank5), 1);
     }
 
     #[test]

@@ -6,7 +6,10 @@
 //! were draws and results alone gave too weak a signal) on 1,000,222 self-play positions
 //! (`sitke datagen`, 5,000 nodes a move). README, "Tuning the evaluation", has the run.
 //! KING_DANGER and KING_STORM came later and were fitted alone on the same data
-//! (`--terms KING_DANGER,KING_STORM`), every other weight held as it was.
+//! (`--terms KING_DANGER,KING_STORM`), every other weight held as it was. OUTPOST and
+//! PAWN_PASSED came after them and were fitted alone to fairy-stockfish's depth-7 scores of
+//! 300,000 of those positions (`scripts/fsf_label.py`): on our own search scores they fit to
+//! nothing, since a search cannot teach what its evaluation does not see.
 
 use super::layout::NUM_PARAMS;
 use super::score::{S, s};
@@ -126,4 +129,8 @@ pub static WEIGHTS: [S; NUM_PARAMS] = [
     s(-1, 0),
     // KING_STORM
     s(21, -11), s(9, -9), s(6, -10), s(-1, -8),
+    // OUTPOST
+    s(0, 0), s(22, 86), s(28, -18), s(29, -2), s(0, 0), s(0, 0),
+    // PAWN_PASSED
+    s(0, 0), s(0, 0), s(-11, -15), s(-7, -24), s(3, -30), s(21, -42), s(19, -53), s(40, -58),
 ];

@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""Relabels datagen positions with fairy-stockfish's search scores, for `sitke tune`.
+
+    scripts/fsf_label.py IN OUT [--depth 7] [--workers 2] [--engine /usr/games/fairy-stockfish]
+
+IN is in datagen's format (`FEN;score;result`); OUT keeps each FEN and result and replaces
+the score with fairy-stockfish's at a fixed depth, from White's point of view. Positions it
+scores as a mate are left out, as datagen leaves out its own. Comment lines (`#...`) are
+kept in place, so game boundaries survive. Each worker runs its own engine on one
+contiguous part of IN; OUT is in IN's order.
+
+Fitting to these scores teaches the evaluation what a stronger searcher sees in our own
+games (`sitke tune OUT --lambda 0`); README, "Tuning the evaluation", has the runs.
+"""
+
+import argparse
+import subprocess
+import sys
+from multiprocessing import Pool
+
+
+def engine(path):
+    p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+    for cmd in ("uci", "setoption name UCI_Variant value sittuyin", "setoption name Hash value 16", "isready"):
+        p.stdin.write(cmd + "\n")
+    for line in p.stdout:
+        if line.startswith("readyok"):
+            break
+    return p
+
+
+def score(p, fen, depth):
+    """fairy-stockfish's last depth score for the side to move, or None for a mate."""
+    p.stdin.write(f"position fen {fen}\ngo depth {depth}\n")
+    cp = None
+    for line in p.stdout:
+        if line.startswith("info") and " score " in line:
+            t = line.split()
+            i = t.index("score")
+            cp = int(t[i + 2]) if t[i + 1] == "cp" else None
+        elif line.startswith("bestmove"):
+            return cp
+    raise RuntimeError("fairy-stockfish exited")
+
+
+def work(job):
+    lines, path, depth, worker = job
+    p = engine(path)
+    out = []
+    for n, line in enumerate(lines):
+        if line.startswith("#"):
+            out.append(line)
+            continue
+        fen, _, result = line.split(";")
+        cp = score(p, fen, depth)
+        if cp is not None:
+            white = cp if fen.split()[1] == "w" else -cp
+            out.append(f"{fen};{white};{result}")
+        if worker == 0 and n % 10000 == 0:
+            print(f"worker 0: {n}/{len(lines)}", file=sys.stderr, flush=True)
+    p.stdin.write("quit\n")
+    p.stdin.flush()
+    p.wait()
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("inp")
+    ap.add_argument("out")
+    ap.add_argument("--depth", type=int, default=7)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--engine", default="/usr/games/fairy-stockfish")
+    a = ap.parse_args()
+    lines = [l.rstrip("\n") for l in open(a.inp) if l.strip()]
+    # Contiguous chunks keep each game's positions (and its #game line) together.
+    size = (len(lines) + a.workers - 1) // a.workers
+    jobs = [(lines[i * size:(i + 1) * size], a.engine, a.depth, i) for i in range(a.workers)]
+    with Pool(a.workers) as pool:
+        parts = pool.map(work, jobs)
+    with open(a.out, "w") as f:
+        for part in parts:
+            for line in part:
+                f.write(line + "\n")
+
+
+if __name__ == "__main__":
+    main()
