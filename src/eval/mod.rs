@@ -456,9 +456,10 @@ mod tests {
     #[test]
     fn a_passed_pawn_has_no_enemy_pawn_ahead_on_its_file_or_beside_it() {
         let rank5 = PAWN_PASSED + 4;
-        // d5 is passed; the a2 pawn has the a7 pawn in front of it.
-        assert_eq!(feature("4k3/p7/8/3P4/8/8/P7/4K3[] w - - 0 30", rank5), 1);
-        assert_eq!(feature("4k3/p7/8/3P4/8/8/P7/4K3[] w - - 0 30", PAWN_PASSED + 1), 0);
+        // d5 is passed. The a2 and a4 pawns block each other: neither is passed (a4 would
+        // cancel d5 on the same relative rank, a2 would show on its own).
+        assert_eq!(feature("4k3/8/8/3P4/p7/8/P7/4K3[] w - - 0 30", rank5), 1);
+        assert_eq!(feature("4k3/8/8/3P4/p7/8/P7/4K3[] w - - 0 30", PAWN_PASSED + 1), 0);
         // A black pawn on e7 stops d5 from being passed.
         assert_eq!(feature("4k3/p3p3/8/3P4/8/8/P7/4K3[] w - - 0 30", rank5), 0);
         // One behind it does not (c4, itself stopped by b2, so no black passer cancels it).
