@@ -14,53 +14,43 @@ games (`sitke tune OUT --lambda 0`); README, "Tuning the evaluation", has the ru
 """
 
 import argparse
-import subprocess
+import os
 import sys
 from multiprocessing import Pool
 
-
-def engine(path):
-    p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-    for cmd in ("uci", "setoption name UCI_Variant value sittuyin", "setoption name Hash value 16", "isready"):
-        p.stdin.write(cmd + "\n")
-    for line in p.stdout:
-        if line.startswith("readyok"):
-            break
-    return p
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from uci import Engine  # noqa: E402
 
 
-def score(p, fen, depth):
+def score(engine, fen, depth):
     """fairy-stockfish's last depth score for the side to move, or None for a mate."""
-    p.stdin.write(f"position fen {fen}\ngo depth {depth}\n")
+    engine.send(f"position fen {fen}")
+    engine.send(f"go depth {depth}")
     cp = None
-    for line in p.stdout:
+    for line in engine.until("bestmove"):
         if line.startswith("info") and " score " in line:
             t = line.split()
             i = t.index("score")
             cp = int(t[i + 2]) if t[i + 1] == "cp" else None
-        elif line.startswith("bestmove"):
-            return cp
-    raise RuntimeError("fairy-stockfish exited")
+    return cp
 
 
 def work(job):
     lines, path, depth, worker = job
-    p = engine(path)
+    engine = Engine(path, {"Hash": 16})
     out = []
     for n, line in enumerate(lines):
         if line.startswith("#"):
             out.append(line)
             continue
         fen, _, result = line.split(";")
-        cp = score(p, fen, depth)
+        cp = score(engine, fen, depth)
         if cp is not None:
             white = cp if fen.split()[1] == "w" else -cp
             out.append(f"{fen};{white};{result}")
         if worker == 0 and n % 10000 == 0:
             print(f"worker 0: {n}/{len(lines)}", file=sys.stderr, flush=True)
-    p.stdin.write("quit\n")
-    p.stdin.flush()
-    p.wait()
+    engine.close()
     return out
 
 

@@ -1,6 +1,6 @@
-"""A minimal UCI engine driver shared by the benchmark scripts (search_speed.py,
-stop_latency.py, tm_bench.py): start an engine for Sittuyin, send lines, read until a
-line that ends the wait.
+"""A minimal UCI engine driver shared by the scripts here (search_speed.py,
+stop_latency.py, tm_bench.py, fsf_label.py): start an engine for Sittuyin, send lines,
+read until a line that ends the wait.
 
 Import it from a script in this directory with
 
