@@ -44,8 +44,13 @@ impl Bitboard {
     /// The files beside file `f` (one or two of them), as a set.
     #[inline(always)]
     pub const fn adjacent_files(f: u8) -> Bitboard {
-        let file = Bitboard::file(f).0;
-        Bitboard(((file << 1) & !Bitboard::FILE_A.0) | ((file >> 1) & !Bitboard::FILE_H.0))
+        Bitboard::file(f).sideways()
+    }
+
+    /// The squares one file to the left or right of a square in the set (no wrapping).
+    #[inline(always)]
+    pub const fn sideways(self) -> Bitboard {
+        Bitboard(((self.0 << 1) & !Bitboard::FILE_A.0) | ((self.0 >> 1) & !Bitboard::FILE_H.0))
     }
 
     /// `c`'s relative rank `r` (0 = its back rank).
@@ -230,6 +235,8 @@ mod tests {
         assert_eq!(Bitboard::adjacent_files(0), Bitboard::file(1));
         assert_eq!(Bitboard::adjacent_files(7), Bitboard::file(6));
         assert_eq!(Bitboard::adjacent_files(3), Bitboard::file(2) | Bitboard::file(4));
+        use Square::*;
+        assert_eq!((Bitboard::from_square(A1) | H4).sideways(), Bitboard::from_square(B1) | G4);
     }
 
     #[test]

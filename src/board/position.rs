@@ -527,17 +527,13 @@ impl Position {
 /// Squares attacked by `c` pawns standing on `pawns`.
 #[inline(always)]
 pub fn pawn_attack_set(c: Color, pawns: Bitboard) -> Bitboard {
-    let fwd = pawns.forward(c).0;
-    Bitboard(((fwd << 1) & !Bitboard::FILE_A.0) | ((fwd >> 1) & !Bitboard::FILE_H.0))
+    pawns.forward(c).sideways()
 }
 
 /// Squares diagonally adjacent to any square of `set`.
 #[inline(always)]
 pub fn met_attack_set(set: Bitboard) -> Bitboard {
-    let up = set.0 << 8;
-    let down = set.0 >> 8;
-    let vert = up | down;
-    Bitboard(((vert << 1) & !Bitboard::FILE_A.0) | ((vert >> 1) & !Bitboard::FILE_H.0))
+    Bitboard((set.0 << 8) | (set.0 >> 8)).sideways()
 }
 
 impl std::fmt::Debug for Position {

@@ -286,8 +286,7 @@ fn pawn_terms<T: Tracer>(e: &mut Eval<'_, T>, c: Color) {
     }
     let protected = pawns & pawn_attack_set(c, pawns);
     e.add(c, PAWN_PROTECTED, protected.count() as i32);
-    let side = Bitboard(((pawns.0 << 1) & !Bitboard::FILE_A.0) | ((pawns.0 >> 1) & !Bitboard::FILE_H.0));
-    e.add(c, PAWN_PHALANX, (pawns & side).count() as i32);
+    e.add(c, PAWN_PHALANX, (pawns & pawns.sideways()).count() as i32);
     e.add(c, PAWN_BLOCKED, (pawns.forward(c) & pos.occupied()).count() as i32);
     let mut doubled = 0;
     let mut isolated = 0;
