@@ -104,6 +104,9 @@ struct TuneArgs {
     /// Fit and report, but leave the weights file alone.
     #[arg(long)]
     dry_run: bool,
+    /// Fit each piece-square weight and its mirror across the a/h middle as one weight.
+    #[arg(long)]
+    mirror_pst: bool,
 }
 
 /// Options of `sitke datagen`.
@@ -272,7 +275,13 @@ fn tune(a: TuneArgs) {
         k: a.k,
         lambda: a.lambda,
         terms: a.terms,
-        train: TrainOptions { epochs: a.epochs, lr: a.lr, lr_decay: a.lr_decay, batch: a.batch },
+        train: TrainOptions {
+            epochs: a.epochs,
+            lr: a.lr,
+            lr_decay: a.lr_decay,
+            batch: a.batch,
+            tied: if a.mirror_pst { tune::mirror_pairs() } else { Vec::new() },
+        },
         seed: a.seed,
         weights_file: a.weights_file,
         write: !a.dry_run,

@@ -91,6 +91,23 @@ pub fn term_mask(terms: &[String]) -> Result<Vec<bool>, String> {
     Ok(mask)
 }
 
+/// The piece-square weights of each square and its mirror image across the board's middle
+/// (a-file and h-file), to be fitted as one. The rules are symmetric under that mirror, but
+/// the two armies' pawns start in structures that are mirror images of each other (White's
+/// a3-d3 and e4-h4 are Black's h5-e5 and d6-a6 seen from Black's side), so a table free to
+/// differ between the wings can learn "which colour" from the pawns alone and score the
+/// start position for one side, as a fit to teacher scores with a White bias did.
+pub fn mirror_pairs() -> Vec<(usize, usize)> {
+    let pst = TERMS.iter().find(|t| t.name == "PST").expect("the layout has a PST term");
+    let mut pairs = Vec::new();
+    for table in (pst.offset..pst.offset + pst.len).step_by(64) {
+        for sq in (0..64).filter(|sq| sq % 8 < 4) {
+            pairs.push((table + sq, table + (sq ^ 7)));
+        }
+    }
+    pairs
+}
+
 /// Loads the data, fits the weights and (if asked) writes them, logging as it goes.
 pub fn tune(cfg: &TuneConfig, log: &mut dyn Write) -> Result<TuneOutcome, Box<dyn std::error::Error>> {
     let template = std::fs::read_to_string(&cfg.weights_file).map_err(|e| {

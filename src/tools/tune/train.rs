@@ -19,11 +19,14 @@ pub struct TrainOptions {
     pub lr_decay: f64,
     /// Positions per gradient step (0: the whole training set).
     pub batch: usize,
+    /// Pairs of weights fitted as one: each pair starts at its mean and moves by the sum of
+    /// its two gradients, so it stays equal (see [`super::mirror_pairs`]).
+    pub tied: Vec<(usize, usize)>,
 }
 
 impl Default for TrainOptions {
     fn default() -> Self {
-        TrainOptions { epochs: 40, lr: 1.0, lr_decay: 0.95, batch: 16384 }
+        TrainOptions { epochs: 40, lr: 1.0, lr_decay: 0.95, batch: 16384, tied: Vec::new() }
     }
 }
 
@@ -75,6 +78,7 @@ pub fn train(
         validation: (!val.is_empty()).then(|| obj.loss(val, val.samples(), w)),
     };
     let mut w = start;
+    tie(&mut w, &opts.tied, |x, y| (x + y) / 2.0);
     let first = measure(0, &w);
     print_epoch(log, &first, true, begun)?;
     let mut best = (first, w.clone());
@@ -83,7 +87,8 @@ pub fn train(
     let batch = if opts.batch == 0 { train.len().max(1) } else { opts.batch };
     for epoch in 1..=opts.epochs {
         for chunk in train.samples().chunks(batch) {
-            let (_, grad) = obj.gradient(train, chunk, &w);
+            let (_, mut grad) = obj.gradient(train, chunk, &w);
+            tie(&mut grad, &opts.tied, |x, y| x + y);
             adam.step(&mut w, &grad, mask);
         }
         adam.lr *= opts.lr_decay;
@@ -96,6 +101,14 @@ pub fn train(
         print_epoch(log, &now, improved, begun)?;
     }
     Ok(Trained { weights: best.1, best: best.0, history })
+}
+
+/// Sets both weights of every tied pair to `join` of the two, mg and eg apart.
+fn tie(v: &mut Weights, pairs: &[(usize, usize)], join: impl Fn(f64, f64) -> f64) {
+    for &(a, b) in pairs {
+        let both = [join(v[a][0], v[b][0]), join(v[a][1], v[b][1])];
+        (v[a], v[b]) = (both, both);
+    }
 }
 
 fn print_epoch(log: &mut dyn Write, e: &EpochLoss, best: bool, begun: Instant) -> io::Result<()> {
