@@ -28,6 +28,8 @@ enum Stage {
     GenQuiet,
     Quiet,
     BadNoisy,
+    GenChecks,
+    Checks,
     Done,
 }
 
@@ -59,6 +61,7 @@ pub struct MovePicker {
     bad_len: usize,
     bad_cur: usize,
     skip_quiets: bool,
+    quiet_checks: bool,
 }
 
 impl MovePicker {
@@ -68,10 +71,15 @@ impl MovePicker {
     }
 
     /// A picker for quiescence: captures and promotions only, unless in check.
-    pub fn quiescence(pos: &Position, tt_move: Move, buf: Box<PickBuffers>) -> MovePicker {
+    ///
+    /// With `checks`, quiet moves that give check follow the captures (out of check,
+    /// every evasion comes anyway).
+    pub fn quiescence(pos: &Position, tt_move: Move, checks: bool, buf: Box<PickBuffers>) -> MovePicker {
         let noisy_only = !pos.in_check();
         let tt = if noisy_only && !is_noisy(pos, tt_move) { Move::NONE } else { tt_move };
-        MovePicker::with(tt, noisy_only, buf)
+        let mut mp = MovePicker::with(tt, noisy_only, buf);
+        mp.quiet_checks = noisy_only && checks;
+        mp
     }
 
     fn with(tt_move: Move, noisy_only: bool, buf: Box<PickBuffers>) -> MovePicker {
@@ -85,6 +93,7 @@ impl MovePicker {
             bad_len: 0,
             bad_cur: 0,
             skip_quiets: false,
+            quiet_checks: false,
         }
     }
 
@@ -161,7 +170,11 @@ impl MovePicker {
                         return Some(m);
                     }
                     None => {
-                        self.stage = if self.noisy_only { Stage::Done } else { Stage::GenQuiet };
+                        self.stage = match (self.noisy_only, self.quiet_checks) {
+                            (false, _) => Stage::GenQuiet,
+                            (true, true) => Stage::GenChecks,
+                            (true, false) => Stage::Done,
+                        };
                     }
                 },
                 Stage::GenQuiet => {
@@ -190,6 +203,26 @@ impl MovePicker {
                     }
                     self.stage = Stage::Done;
                 }
+                Stage::GenChecks => {
+                    self.fill(pos, GenType::Quiet);
+                    let mut kept = 0;
+                    for i in 0..self.len {
+                        let m = self.buf.moves[i];
+                        // A drop is not played in quiescence: the setup has no captures to
+                        // resolve, and after it drops do not exist.
+                        if !m.is_drop() && pos.gives_check(m) {
+                            self.buf.moves[kept] = m;
+                            self.buf.scores[kept] = quiet_score(pos, ctx, m);
+                            kept += 1;
+                        }
+                    }
+                    self.len = kept;
+                    self.stage = Stage::Checks;
+                }
+                Stage::Checks => match self.take_best() {
+                    Some(m) => return Some(m),
+                    None => self.stage = Stage::Done,
+                },
                 Stage::Done => return None,
             }
         }

@@ -145,7 +145,7 @@ impl Worker<'_> {
     /// Negamax alpha-beta with a principal variation window.
     pub(super) fn search<N: NodeType>(&mut self, mut alpha: i32, mut beta: i32, mut depth: i32, cut_node: bool) -> i32 {
         if depth <= 0 {
-            return self.qsearch::<N>(alpha, beta);
+            return self.qsearch::<N>(alpha, beta, p::USE_QS_CHECKS.on());
         }
         let ply = self.ply;
         self.pv_len[ply] = ply;
@@ -217,7 +217,7 @@ impl Worker<'_> {
         if !N::PV && !in_check && excluded == Move::NONE {
             // Razoring: hopeless at low depth, verify with quiescence.
             if p::USE_RAZORING.on() && depth <= 3 && eval + p::RAZOR_MARGIN.get() * depth < alpha {
-                let v = self.qsearch::<NonPv>(alpha, alpha + 1);
+                let v = self.qsearch::<NonPv>(alpha, alpha + 1, p::USE_QS_CHECKS.on());
                 if v < alpha && v.abs() < MATE_BOUND {
                     return v;
                 }
@@ -492,8 +492,10 @@ impl Worker<'_> {
     }
 
     /// Quiescence search: captures and promotions (every evasion when in check) until the
-    /// position is quiet.
-    pub(super) fn qsearch<N: NodeType>(&mut self, mut alpha: i32, beta: i32) -> i32 {
+    /// position is quiet; with `checks` (its first ply) quiet checks as well, since with
+    /// short-stepping pieces a king hunt is often a series of checks that a captures-only
+    /// horizon cannot see.
+    pub(super) fn qsearch<N: NodeType>(&mut self, mut alpha: i32, beta: i32, checks: bool) -> i32 {
         let ply = self.ply;
         self.pv_len[ply] = ply;
         if N::PV {
@@ -546,7 +548,7 @@ impl Worker<'_> {
         }
 
         let buf = self.pick_pool.pop().unwrap_or_else(PickBuffers::boxed);
-        let mut mp = MovePicker::quiescence(&self.pos, tt_move, buf);
+        let mut mp = MovePicker::quiescence(&self.pos, tt_move, checks, buf);
         let mut best_move = Move::NONE;
         let mut move_count = 0;
         loop {
@@ -559,7 +561,10 @@ impl Worker<'_> {
             };
             move_count += 1;
             if !in_check && best > -MATE_BOUND {
-                if !m.is_promotion() && raw_eval + captured_value(&self.pos, m) + p::QS_DELTA.get() <= alpha {
+                // Delta pruning: a capture that cannot lift the score to alpha. A quiet
+                // check is searched for the mate or the win it may set up, not its material.
+                let quiet = !m.is_promotion() && self.pos.piece_on(m.to()).is_none();
+                if !m.is_promotion() && !quiet && raw_eval + captured_value(&self.pos, m) + p::QS_DELTA.get() <= alpha {
                     continue;
                 }
                 if !see_ge(&self.pos, m, 0) {
@@ -567,7 +572,7 @@ impl Worker<'_> {
                 }
             }
             self.make(m);
-            let v = -self.qsearch::<N>(-beta, -alpha);
+            let v = -self.qsearch::<N>(-beta, -alpha, false);
             self.unmake();
             if self.shared.abort.load(std::sync::atomic::Ordering::Relaxed) {
                 return 0;
