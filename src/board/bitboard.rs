@@ -115,6 +115,19 @@ impl Bitboard {
         }
     }
 
+    /// Every square on a rank ahead of `sq`, from `c`'s side (empty from the last rank).
+    #[inline(always)]
+    pub const fn ranks_ahead(c: Color, sq: Square) -> Bitboard {
+        let r = sq.rank() as u32;
+        match c {
+            Color::White => Bitboard(match u64::MAX.checked_shl(8 * (r + 1)) {
+                Some(b) => b,
+                None => 0,
+            }),
+            Color::Black => Bitboard((1u64 << (8 * r)) - 1),
+        }
+    }
+
     /// The same set mirrored top to bottom.
     #[inline(always)]
     pub const fn flip_vertical(self) -> Bitboard {
@@ -220,6 +233,24 @@ impl std::fmt::Debug for Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ranks_ahead_are_the_whole_ranks_in_front_from_each_side() {
+        use Square::*;
+        assert_eq!(Bitboard::ranks_ahead(Color::White, C3).count(), 40);
+        assert!(Bitboard::ranks_ahead(Color::White, C3).has(A4) && !Bitboard::ranks_ahead(Color::White, C3).has(H3));
+        assert_eq!(Bitboard::ranks_ahead(Color::Black, C3).count(), 16);
+        assert!(Bitboard::ranks_ahead(Color::Black, C3).has(H2) && !Bitboard::ranks_ahead(Color::Black, C3).has(A3));
+        assert!(Bitboard::ranks_ahead(Color::White, H8).is_empty());
+        assert!(Bitboard::ranks_ahead(Color::Black, A1).is_empty());
+        // The two sides' views are mirror images.
+        for sq in Square::ALL {
+            assert_eq!(
+                Bitboard::ranks_ahead(Color::Black, sq.flip_rank()),
+                Bitboard::ranks_ahead(Color::White, sq).flip_vertical()
+            );
+        }
+    }
 
     #[test]
     fn iterates_in_square_order() {

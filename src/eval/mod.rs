@@ -198,7 +198,7 @@ pub fn evaluate_with<T: Tracer>(pos: &Position, weights: &[S; NUM_PARAMS], trace
             for sq in pos.pieces(c, pt) & pawn_att[c.index()] {
                 let rank = sq.relative_rank(c);
                 if (3..=5).contains(&rank)
-                    && (their_pawns & Bitboard::adjacent_files(sq.file()) & ranks_ahead(c, sq)).is_empty()
+                    && (their_pawns & Bitboard::adjacent_files(sq.file()) & Bitboard::ranks_ahead(c, sq)).is_empty()
                 {
                     e.add(c, OUTPOST + pt.index(), 1);
                 }
@@ -257,15 +257,6 @@ fn defended_by_pieces(att_by: &[Bitboard; 6], pawn_att: Bitboard) -> Bitboard {
 /// The pawns' starting squares: a3-d3 and e4-h4 for White, a5-d5 and e6-h6 for Black.
 const START_PAWNS: [Bitboard; 2] = [Bitboard(0x0000_0000_F00F_0000), Bitboard(0x0000_F00F_0000_0000)];
 
-/// Every square on a rank ahead of `sq`, from `c`'s side.
-fn ranks_ahead(c: Color, sq: Square) -> Bitboard {
-    let r = sq.rank() as u32;
-    match c {
-        Color::White => Bitboard(u64::MAX.checked_shl(8 * (r + 1)).unwrap_or(0)),
-        Color::Black => Bitboard((1u64 << (8 * r)) - 1),
-    }
-}
-
 /// The king's file and its neighbours.
 fn storm_files(k: Square) -> Bitboard {
     Bitboard::file(k.file()) | Bitboard::adjacent_files(k.file())
@@ -293,7 +284,7 @@ fn pawn_terms<T: Tracer>(e: &mut Eval<'_, T>, c: Color) {
     let their_pawns = pos.pieces(!c, PieceType::Pawn);
     for sq in pawns {
         // Passed: no enemy pawn ahead on this file or the files beside it.
-        let span = (Bitboard::file(sq.file()) | Bitboard::adjacent_files(sq.file())) & ranks_ahead(c, sq);
+        let span = (Bitboard::file(sq.file()) | Bitboard::adjacent_files(sq.file())) & Bitboard::ranks_ahead(c, sq);
         if (their_pawns & span).is_empty() {
             e.add(c, PAWN_PASSED + sq.relative_rank(c) as usize, 1);
         }
