@@ -95,8 +95,9 @@ pub fn term_mask(terms: &[String]) -> Result<Vec<bool>, String> {
 /// (a-file and h-file), to be fitted as one. The rules are symmetric under that mirror, but
 /// the two armies' pawns start in structures that are mirror images of each other (White's
 /// a3-d3 and e4-h4 are Black's h5-e5 and d6-a6 seen from Black's side), so a table free to
-/// differ between the wings can learn "which colour" from the pawns alone and score the
-/// start position for one side, as a fit to teacher scores with a White bias did.
+/// differ between the wings can tell the colours apart by the pawns alone and score the
+/// start position for one side (as a refit to fairy-stockfish's depth-7 scores with the
+/// tempo held did: the teacher's side-to-move bias had to go somewhere).
 pub fn mirror_pairs() -> Vec<(usize, usize)> {
     let pst = TERMS.iter().find(|t| t.name == "PST").expect("the layout has a PST term");
     let mut pairs = Vec::new();
