@@ -73,12 +73,13 @@ impl MovePicker {
     /// A picker for quiescence: captures and promotions only, unless in check.
     ///
     /// With `checks`, quiet moves that give check follow the captures (out of check,
-    /// every evasion comes anyway).
+    /// every evasion comes anyway). Not while the side to move must drop: its quiet moves
+    /// are then drops, which quiescence never plays (the setup has no captures to resolve).
     pub fn quiescence(pos: &Position, tt_move: Move, checks: bool, buf: Box<PickBuffers>) -> MovePicker {
         let noisy_only = !pos.in_check();
         let tt = if noisy_only && !is_noisy(pos, tt_move) { Move::NONE } else { tt_move };
         let mut mp = MovePicker::with(tt, noisy_only, buf);
-        mp.quiet_checks = noisy_only && checks;
+        mp.quiet_checks = noisy_only && checks && !pos.has_legal_drop();
         mp
     }
 
@@ -208,9 +209,7 @@ impl MovePicker {
                     let mut kept = 0;
                     for i in 0..self.len {
                         let m = self.buf.moves[i];
-                        // A drop is not played in quiescence: the setup has no captures to
-                        // resolve, and after it drops do not exist.
-                        if !m.is_drop() && pos.gives_check(m) {
+                        if pos.gives_check(m) {
                             self.buf.moves[kept] = m;
                             self.buf.scores[kept] = quiet_score(pos, ctx, m);
                             kept += 1;
