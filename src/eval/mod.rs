@@ -205,9 +205,10 @@ pub fn evaluate_with<T: Tracer>(pos: &Position, weights: &[S; NUM_PARAMS], trace
             }
         }
         for sq in pos.pieces(c, PieceType::Rook) {
-            // A rook boxed in by its own pieces, weighted like the king term above: while
-            // the formation stands it takes several moves to free it.
-            if (attacks::rook(sq, occ) & !ours).is_empty() {
+            // A rook boxed in by its own pieces (one square to go is no freedom either),
+            // weighted like the king term above: while the formation stands it takes several
+            // moves to free it.
+            if !(attacks::rook(sq, occ) & !ours).more_than_one() {
                 e.add(c, OPENING_ROOK_SHUT, unmoved_pawns[c.index()]);
             }
             let file = Bitboard::file(sq.file());
@@ -385,12 +386,15 @@ mod tests {
     #[test]
     fn colour_symmetry() {
         // The same position with colours swapped and the board mirrored scores the same for
-        // the side to move.
+        // the side to move. The formation terms are the exception: they count pawns on
+        // their starting squares, and those are no mirror images (a3-d3 and e4-h4 against
+        // a5-d5 and e6-h6), so the middlegame pair keeps them silent (no king up the board,
+        // no rook with fewer than two squares to go).
         let pairs = [
             ("4k3/8/8/3P4/8/8/P7/4K3[] w - - 0 40", "4k3/p7/8/8/3p4/8/8/4K3[] b - - 0 40"),
             (
-                "r6n/2s2ks1/1fn1pppP/pppr4/5P1P/PPPP2SS/3N4/RF2RN1K[] b - - 1 12",
-                "rf2rn1k/3n4/pppp2ss/5p1p/PPPR4/1FN1PPPp/2S2KS1/R6N[] w - - 1 12",
+                "r6n/2s2ks1/1fn1pppP/pppr4/5P1P/PPPP2SS/3N4/1FR1RN1K[] b - - 1 12",
+                "1fr1rn1k/3n4/pppp2ss/5p1p/PPPR4/1FN1PPPp/2S2KS1/R6N[] w - - 1 12",
             ),
         ];
         for (a, b) in pairs {
