@@ -563,8 +563,8 @@ impl Worker<'_> {
             if !in_check && best > -MATE_BOUND {
                 // Delta pruning: a capture that cannot lift the score to alpha. A quiet
                 // check is searched for the mate or the win it may set up, not its material.
-                let capture = !m.is_promotion() && self.pos.piece_on(m.to()).is_some();
-                if capture && raw_eval + captured_value(&self.pos, m) + p::QS_DELTA.get() <= alpha {
+                let gain = captured_value(&self.pos, m); // 0 for anything but a capture
+                if gain > 0 && raw_eval + gain + p::QS_DELTA.get() <= alpha {
                     continue;
                 }
                 if !see_ge(&self.pos, m, 0) {
