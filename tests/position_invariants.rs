@@ -26,7 +26,8 @@ fn probe_moves(rng: &mut Rng) -> Vec<Move> {
     v
 }
 
-fn check_position(pos: &mut Position, rng: &mut Rng) {
+/// Checks one position; returns how many quiet checks it has.
+fn check_position(pos: &mut Position, rng: &mut Rng) -> usize {
     assert_eq!(pos.key(), pos.compute_key(), "{}", pos.fen());
     pos.check();
     let fen = pos.fen();
@@ -59,6 +60,12 @@ fn check_position(pos: &mut Position, rng: &mut Rng) {
     for m in probe_moves(rng) {
         assert_eq!(pos.is_legal(m), all.contains(m), "{fen}: is_legal({m})");
     }
+    // The quiet-check generator is the quiet moves filtered by gives_check, in order.
+    let mut checks = Vec::new();
+    pos.quiet_check_sets(&mut |set| checks.extend(set.moves()));
+    let expected: Vec<Move> = quiet.iter().copied().filter(|&m| pos.gives_check(m)).collect();
+    assert_eq!(checks, expected, "{fen}: quiet checks");
+    checks.len()
 }
 
 #[test]
@@ -66,11 +73,11 @@ fn random_games_keep_every_invariant() {
     // A fixed seed, so failures reproduce.
     let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     let starts = starts();
-    let mut positions = 0;
+    let (mut positions, mut quiet_checks) = (0, 0);
     for game in 0..120 {
         let mut pos = Position::from_fen(&starts[game % starts.len()]).unwrap();
         for _ in 0..250 {
-            check_position(&mut pos, &mut rng);
+            quiet_checks += check_position(&mut pos, &mut rng);
             positions += 1;
             let moves = pos.legal_moves();
             if moves.is_empty() || pos.outcome().is_over() {
@@ -88,6 +95,7 @@ fn random_games_keep_every_invariant() {
         }
     }
     assert!(positions > 10_000, "{positions}");
+    assert!(quiet_checks > 5_000, "{quiet_checks}");
 }
 
 #[test]

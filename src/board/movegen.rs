@@ -352,6 +352,42 @@ impl Position {
         });
     }
 
+    /// Calls `f` with every set of legal quiet moves that give check, each set a subset of
+    /// the matching `GenType::Quiet` set, in the same order. Quiescence search wants only
+    /// these at nearly every leaf, so they are masked per set instead of testing each move.
+    pub fn quiet_check_sets(&self, f: &mut impl FnMut(MoveSet)) {
+        let us = self.side_to_move();
+        let Some(tk) = self.king_square(!us) else {
+            return;
+        };
+        let occ = self.occupied();
+        // Where each piece type of ours would attack their king: every attack pattern here is
+        // its own reverse with the colours swapped. A rook cannot vacate a line to their king
+        // by moving, since it would be giving check already.
+        let mut direct = [Bitboard::EMPTY; 6];
+        for pt in PieceType::ALL {
+            if pt != PieceType::King {
+                direct[pt.index()] = attacks::piece(pt, !us, tk, occ);
+            }
+        }
+        let discoverers = self.slider_blockers(self.pieces(us, PieceType::Rook), tk) & self.pieces_of_color(us);
+        self.generate_sets(GenType::Quiet, &mut |set| {
+            let mask = match set.kind {
+                SetKind::Drop(pt) => direct[pt.index()],
+                _ => {
+                    let pt = self.piece_on(set.from).map_or(PieceType::King, |p| p.kind());
+                    let uncovers =
+                        if discoverers.has(set.from) { !attacks::line(tk, set.from) } else { Bitboard::EMPTY };
+                    direct[pt.index()] | uncovers
+                }
+            };
+            let to = set.to & mask;
+            if to.any() {
+                f(MoveSet { to, ..set });
+            }
+        });
+    }
+
     /// All legal moves.
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();

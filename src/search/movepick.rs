@@ -205,17 +205,19 @@ impl MovePicker {
                     self.stage = Stage::Done;
                 }
                 Stage::GenChecks => {
-                    self.fill(pos, GenType::Quiet);
-                    let mut kept = 0;
-                    for i in 0..self.len {
-                        let m = self.buf.moves[i];
-                        if pos.gives_check(m) {
-                            self.buf.moves[kept] = m;
-                            self.buf.scores[kept] = quiet_score(pos, ctx, m);
-                            kept += 1;
+                    let (tt, b) = (self.tt_move, &mut *self.buf);
+                    let mut len = 0;
+                    pos.quiet_check_sets(&mut |set| {
+                        for m in set.moves() {
+                            if m != tt {
+                                b.moves[len] = m;
+                                b.scores[len] = quiet_score(pos, ctx, m);
+                                len += 1;
+                            }
                         }
-                    }
-                    self.len = kept;
+                    });
+                    self.len = len;
+                    self.cur = 0;
                     self.stage = Stage::Checks;
                 }
                 Stage::Checks => match self.take_best() {
