@@ -44,6 +44,15 @@ enum Command {
     },
     /// Play self-play games and write training positions (resumable: rerun to continue).
     Datagen(DatagenArgs),
+    /// Write the quiet positions after the setup of a PGN file's games as datagen data
+    /// (score 0), for the teacher to label.
+    PgnPositions {
+        /// The PGN file to read.
+        pgn: std::path::PathBuf,
+        /// The data file to write.
+        #[arg(long, short)]
+        out: std::path::PathBuf,
+    },
     /// Fit the evaluation weights to datagen data (Texel tuning) and write them into weights.rs.
     Tune(TuneArgs),
     /// Tune the search constants by SPSA with engine games (resumable: rerun to continue).
@@ -213,11 +222,29 @@ fn main() {
         }
         Some(Command::Datagen(a)) => datagen(a),
         Some(Command::Tune(a)) => tune(a),
+        Some(Command::PgnPositions { pgn, out }) => pgn_positions(&pgn, &out),
         Some(Command::Spsa(a)) => {
             if let Err(e) = sitke::tools::spsa::cli::main(&a, &mut std::io::stdout()) {
                 eprintln!("error: spsa: {e}");
                 std::process::exit(1);
             }
+        }
+    }
+}
+
+fn pgn_positions(pgn: &std::path::Path, out: &std::path::Path) {
+    let run = || -> std::io::Result<(usize, usize)> {
+        let text = std::fs::read_to_string(pgn)?;
+        let mut w = std::io::BufWriter::new(std::fs::File::create(out)?);
+        let counts = sitke::tools::datagen::from_pgn::convert(&text, &mut w)?;
+        w.flush()?;
+        Ok(counts)
+    };
+    match run() {
+        Ok((games, positions)) => eprintln!("{games} games, {positions} positions"),
+        Err(e) => {
+            eprintln!("error: pgn-positions: {e}");
+            std::process::exit(1);
         }
     }
 }

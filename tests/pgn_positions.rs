@@ -1,12 +1,10 @@
-//! `scripts/pgn_positions.py`, which turns match games into positions for the teacher's
-//! labels: from a real game (fairy-stockfish against Sitke, 68 plies, with captures and
-//! checks) it must keep exactly the quiet positions after the setup, each a legal position
-//! past the setup with the side to move not in check, labelled with the game's result; an
-//! unfinished game must give nothing. Needs `python3` with `pyffish` (the CI script installs
-//! it).
+//! `sitke pgn-positions`, which turns match games into positions for the teacher's labels:
+//! from a real game (fairy-stockfish against Sitke, 68 plies, with captures and checks) it
+//! must keep exactly the quiet positions after the setup, each a legal position past the
+//! setup with the side to move not in check, labelled with the game's result; a promotion
+//! on the pawn's own square is no capture; an unfinished game must give nothing.
 
 use sitke::tools::r#match::pgn;
-use std::path::PathBuf;
 use std::process::Command;
 
 const GAME: &str = r#"[Event "?"]
@@ -29,42 +27,59 @@ const GAME: &str = r#"[Event "?"]
 [Variant "Sittuyin"]
 
 1. N@f2 S@b6 *
+
+[Event "?"]
+[White "sitke"]
+[Black "fairy-stockfish"]
+[Result "1/2-1/2"]
+[Variant "Sittuyin"]
+[FEN "2P5/8/8/8/8/3FK3/k3p3/7p[] b - - 1 78"]
+
+78... h1=F 79. Fxe2 Kb3 80. Ff3 Kb4 1/2-1/2
 "#;
+
+/// The end of a real game: Black promotes the h1 pawn where it stands, then White takes.
+const IN_PLACE: &str = "2P5/8/8/8/8/3FK3/k3p3/7p[] b - - 1 78";
 
 #[test]
 fn keeps_exactly_the_quiet_positions_after_the_setup() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let dir = root.join("target").join("pgn-positions-test");
+    let dir = std::env::temp_dir().join(format!("sitke-pgn-positions-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (pgn, out) = (dir.join("games.pgn"), dir.join("positions.txt"));
     std::fs::write(&pgn, GAME).unwrap();
-    let status = Command::new("python3")
-        .arg(root.join("scripts/pgn_positions.py"))
+    let status = Command::new(env!("CARGO_BIN_EXE_sitke"))
+        .arg("pgn-positions")
         .arg(&pgn)
+        .arg("--out")
         .arg(&out)
         .status()
-        .expect("python3 runs (install python3 and `pip install pyffish`)");
-    assert!(status.success(), "pgn_positions.py failed: is pyffish installed?");
+        .expect("sitke runs");
+    assert!(status.success());
     let text = std::fs::read_to_string(&out).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
     let lines: Vec<&str> = text.lines().collect();
 
-    // What the script must keep, worked out with our own PGN reader and board: the
-    // position before each move after the 16 drops, unless that move captures or the side
-    // to move is in check.
+    // What it must keep, worked out with our own PGN reader and board: the position before
+    // each move after the 16 drops, unless that move captures or the side to move is in
+    // check.
     let games = pgn::read_games(GAME);
-    assert_eq!(games.len(), 2);
-    let (mut pos, played) = games[0].replay().expect("the game replays");
-    assert_eq!(played.len(), 68);
+    assert_eq!(games.len(), 3);
     let mut expected = Vec::new();
-    for (i, &m) in played.iter().enumerate() {
-        if i >= 16 && !pos.in_check() && pos.piece_on(m.to()).is_none() {
-            assert!(!pos.in_setup() && !m.is_drop());
-            expected.push(format!("{};0;1.0", pos.fen()));
+    for (game, id, result) in [(&games[0], 10_000_000, "1.0"), (&games[2], 10_000_001, "0.5")] {
+        let (mut pos, played) = game.replay().expect("the game replays");
+        expected.push(format!("#game {id} {result} {} pgn", played.len()));
+        for &m in &played {
+            if !pos.in_setup() && !pos.in_check() && !pos.is_capture(m) {
+                assert!(!m.is_drop());
+                expected.push(format!("{};0;{result}", pos.fen()));
+            }
+            pos.do_move(m);
         }
-        pos.do_move(m);
     }
-    assert!(expected.len() < 68 - 16, "the game has captures and checks to leave out");
-
+    let first_game = lines.iter().position(|l| l.starts_with("#game 10000001")).unwrap();
     assert_eq!(lines[0], "#game 10000000 1.0 68 pgn", "the unfinished game must not appear");
-    assert_eq!(lines[1..], expected[..]);
+    assert!(first_game < 68 - 16 + 1, "the first game has captures and checks to leave out");
+    assert_eq!(lines, expected);
+    assert!(lines.contains(&format!("{IN_PLACE};0;0.5").as_str()), "the in-place promotion is not a capture");
+    assert_eq!(lines.len() - first_game - 1, 4, "five moves, one of them a capture");
 }

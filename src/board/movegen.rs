@@ -438,6 +438,12 @@ impl Position {
 }
 
 impl Position {
+    /// Whether the legal move `m` captures. A promotion never does: it stays on the pawn's
+    /// square (so `to` holds the pawn itself) or steps to an empty one.
+    pub fn is_capture(&self, m: Move) -> bool {
+        m.kind() == super::types::MoveKind::Normal && self.piece_on(m.to()).is_some()
+    }
+
     /// Whether the legal move `m` gives check (directly or by discovery).
     pub fn gives_check(&self, m: Move) -> bool {
         let us = self.side_to_move();

@@ -10,6 +10,7 @@
 //! command finishes the job.
 
 pub mod format;
+pub mod from_pgn;
 pub mod game;
 
 use crate::search::Searcher;
