@@ -56,7 +56,7 @@ macro_rules! params {
 params! {
     USE_RAZORING = 0, 0, 1; "Feature switch: razoring (off: it lost in an ablation match)."
     USE_RFP = 1, 0, 1; "Feature switch: reverse futility pruning."
-    USE_NMP = 1, 0, 1; "Feature switch: null move pruning."
+    USE_NMP = 0, 0, 1; "Feature switch: null move pruning (off: it lost its ablation matches)."
     USE_FUTILITY = 1, 0, 1; "Feature switch: futility pruning of quiet moves."
     USE_LMP = 1, 0, 1; "Feature switch: late move pruning."
     USE_SEE_PRUNING = 1, 0, 1; "Feature switch: SEE pruning of quiet moves and captures."
