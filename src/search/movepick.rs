@@ -5,7 +5,7 @@
 use super::history::{Histories, PieceTo, moved_piece};
 use super::params;
 use super::see::{SEE_VALUE, see_ge};
-use crate::board::{GenType, Move, MoveKind, Position};
+use crate::board::{GenType, Move, MoveKind, MoveSet, Position};
 use crate::eval::pst_mg;
 
 /// The ordering context of one node.
@@ -18,6 +18,15 @@ pub struct OrderingContext<'a> {
     pub counter: Move,
     /// Continuation keys of the moves 1 and 2 plies back (None at the root or after null).
     pub cont: [Option<PieceTo>; 2],
+}
+
+/// Which moves a stage generates.
+#[derive(Clone, Copy)]
+enum Source {
+    /// The legal moves of one kind.
+    Gen(GenType),
+    /// The quiet moves that give check.
+    QuietChecks,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, PartialOrd, Ord)]
@@ -130,17 +139,22 @@ impl MovePicker {
         Some(b.moves[self.cur - 1])
     }
 
-    fn fill(&mut self, pos: &Position, kind: GenType) {
+    /// Fills the buffer with the moves of `source`, the TT move left out (it was tried).
+    fn fill(&mut self, pos: &Position, source: Source) {
         let (tt, b) = (self.tt_move, &mut *self.buf);
         let mut len = 0;
-        pos.generate_sets(kind, &mut |set| {
+        let mut push = |set: MoveSet| {
             for m in set.moves() {
                 if m != tt {
                     b.moves[len] = m;
                     len += 1;
                 }
             }
-        });
+        };
+        match source {
+            Source::Gen(kind) => pos.generate_sets(kind, &mut push),
+            Source::QuietChecks => pos.quiet_check_sets(&mut push),
+        }
         self.len = len;
         self.cur = 0;
     }
@@ -154,7 +168,7 @@ impl MovePicker {
                     return Some(self.tt_move);
                 }
                 Stage::GenNoisy => {
-                    self.fill(pos, GenType::Noisy);
+                    self.fill(pos, Source::Gen(GenType::Noisy));
                     for i in 0..self.len {
                         self.buf.scores[i] = noisy_score(pos, ctx, self.buf.moves[i]);
                     }
@@ -183,7 +197,7 @@ impl MovePicker {
                         self.stage = Stage::BadNoisy;
                         continue;
                     }
-                    self.fill(pos, GenType::Quiet);
+                    self.fill(pos, Source::Gen(GenType::Quiet));
                     for i in 0..self.len {
                         self.buf.scores[i] = quiet_score(pos, ctx, self.buf.moves[i]);
                     }
@@ -205,19 +219,10 @@ impl MovePicker {
                     self.stage = Stage::Done;
                 }
                 Stage::GenChecks => {
-                    let (tt, b) = (self.tt_move, &mut *self.buf);
-                    let mut len = 0;
-                    pos.quiet_check_sets(&mut |set| {
-                        for m in set.moves() {
-                            if m != tt {
-                                b.moves[len] = m;
-                                b.scores[len] = quiet_score(pos, ctx, m);
-                                len += 1;
-                            }
-                        }
-                    });
-                    self.len = len;
-                    self.cur = 0;
+                    self.fill(pos, Source::QuietChecks);
+                    for i in 0..self.len {
+                        self.buf.scores[i] = quiet_score(pos, ctx, self.buf.moves[i]);
+                    }
                     self.stage = Stage::Checks;
                 }
                 Stage::Checks => match self.take_best() {
