@@ -37,18 +37,11 @@ pub fn quiet_positions(game: &PgnGame) -> Option<GamePositions> {
         "1/2-1/2" => GameResult::Draw,
         _ => return None,
     };
-    if let Some(v) = game.tag("Variant")
-        && !v.eq_ignore_ascii_case("sittuyin")
-    {
-        log::warn!("pgn-positions: game at line {}: variant '{v}' skipped", game.line);
-        return None;
-    }
-    let start =
-        game.tag("FEN").map_or_else(|| Ok(crate::board::Position::startpos()), crate::board::Position::from_fen);
-    let mut pos = match start {
+    // Unlike `replay`, a move that does not parse keeps the positions before it.
+    let mut pos = match game.start_position() {
         Ok(p) => p,
         Err(e) => {
-            log::warn!("pgn-positions: game at line {}: bad FEN tag: {e}", game.line);
+            log::warn!("pgn-positions: game at line {}: {e}; skipped", game.line);
             return None;
         }
     };

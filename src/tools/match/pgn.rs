@@ -129,17 +129,23 @@ impl PgnGame {
         self.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
     }
 
-    /// The start position and the moves, checked for legality.
-    pub fn replay(&self) -> Result<(Position, Vec<Move>), String> {
+    /// The position the game starts from: its FEN tag, or the start position; an error for
+    /// another variant or a bad FEN.
+    pub fn start_position(&self) -> Result<Position, String> {
         if let Some(v) = self.tag("Variant")
             && !v.eq_ignore_ascii_case("sittuyin")
         {
             return Err(format!("variant '{v}' is not sittuyin"));
         }
-        let start = match self.tag("FEN") {
-            Some(f) => Position::from_fen(f).map_err(|e| format!("invalid FEN tag: {e}"))?,
-            None => Position::startpos(),
-        };
+        match self.tag("FEN") {
+            Some(f) => Position::from_fen(f).map_err(|e| format!("invalid FEN tag: {e}")),
+            None => Ok(Position::startpos()),
+        }
+    }
+
+    /// The start position and the moves, checked for legality.
+    pub fn replay(&self) -> Result<(Position, Vec<Move>), String> {
+        let start = self.start_position()?;
         let mut pos = start.clone();
         let mut moves = Vec::new();
         for (i, text) in self.moves.iter().enumerate() {
