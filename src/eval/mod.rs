@@ -15,6 +15,10 @@ pub use layout::{NUM_PARAMS, TERMS, Term, term_of};
 pub use score::{S, s};
 pub use trace::{Breakdown, CoefTrace, NoTrace, Tracer};
 pub use weights::WEIGHTS;
+use weights::{
+    ENDGAME_UNITS, MOP_UP_BASE, MOP_UP_CORNER, MOP_UP_EDGE, MOP_UP_FAR_RANK, MOP_UP_KINGS, MOP_UP_PAWN, MOP_UP_PIECE,
+    MOP_UP_UNIT,
+};
 
 use crate::board::attacks;
 use crate::board::position::pawn_attack_set;
@@ -330,26 +334,64 @@ fn endgame_adjust(pos: &Position, score: i32) -> i32 {
         score = score * (left + 8) / (limit + 8);
     }
     score = score * (200 - pos.rule50().min(100) as i32) / 200;
-    // A bare king against mating material: the mate happens on the edge, with the minor
-    // pieces in a corner, so drive the king there and bring every piece close. This part
-    // does not fade, so the winning side keeps a gradient to follow until the count ends.
+    // A bare king against mating material: the general terms (piece squares, mobility,
+    // king safety) only blur the way to the mate, so the score is the material plus a
+    // clean gradient, as classical engines evaluate such endings. It does not fade: the
+    // winning side keeps a gradient to follow until the count ends.
     for weak in Color::ALL {
         let strong = !weak;
         if pos.is_bare(weak)
             && !pos.in_setup()
             && !pos.has_insufficient_material(strong)
+            && can_force_mate(pos, strong)
             && let (Some(wk), Some(sk)) = (pos.king_square(weak), pos.king_square(strong))
         {
-            let edge = 6 + center_distance(wk);
-            let corner = (7 - corner_distance(wk)).max(0);
-            let mut bonus = 30 * edge + 20 * corner + 20 * (7 - king_distance(wk, sk));
-            for sq in pos.pieces_of_color(strong) - pos.pieces(strong, PieceType::King) {
-                bonus += 5 * (7 - king_distance(wk, sq));
-            }
-            score += if strong == Color::White { bonus } else { -bonus };
+            let v = mop_up(pos, strong, wk, sk);
+            return if strong == Color::White { v } else { -v };
         }
     }
     score
+}
+
+/// The score of `strong` against a bare king on `wk`: its material, then the weak king
+/// driven to an edge and a corner, the strong king at a knight's distance from it, and every
+/// piece close, since khons, mets and knights mate only next to the king.
+fn mop_up(pos: &Position, strong: Color, wk: Square, sk: Square) -> i32 {
+    let mut v = MOP_UP_BASE;
+    for pt in [PieceType::Knight, PieceType::Khon, PieceType::Met, PieceType::Rook] {
+        v += MOP_UP_UNIT * ENDGAME_UNITS[pt.index()] * pos.pieces(strong, pt).count() as i32;
+    }
+    v += MOP_UP_PAWN * pos.pieces(strong, PieceType::Pawn).count() as i32;
+    if pos.pieces(strong, PieceType::Rook).is_empty() && pos.pieces(strong, PieceType::Khon).any() {
+        // A khon steps forward and only diagonally back: the net closes on the far rank,
+        // best in a corner there (from the near rank even deep searches find no mate).
+        let f = wk.file() as i32;
+        v += MOP_UP_FAR_RANK * wk.relative_rank(strong) as i32;
+        v += MOP_UP_CORNER * ((f - 3).max(4 - f) - 1);
+    } else {
+        v += MOP_UP_EDGE * (6 + center_distance(wk));
+        v += MOP_UP_CORNER * (7 - corner_distance(wk)).max(0);
+    }
+    let kd = king_distance(wk, sk);
+    v += MOP_UP_KINGS * (7 - kd) + if kd == 2 { MOP_UP_KINGS } else { 0 };
+    for sq in pos.pieces_of_color(strong) - pos.pieces(strong, PieceType::King) {
+        v += MOP_UP_PIECE * (7 - king_distance(wk, sq));
+    }
+    v
+}
+
+/// Whether `c` can force mate on a bare king. One khon cannot, nor can knights alone (two of
+/// them), nor two mets or pawns: a pawn promotes only to a met, and only while its side has
+/// none. (Three or more may mate with the king's help; they are left to the search.) The
+/// rules' insufficient-material test lets such games go on.
+fn can_force_mate(pos: &Position, c: Color) -> bool {
+    if pos.pieces(c, PieceType::Rook).any() {
+        return true;
+    }
+    let n = pos.pieces(c, PieceType::Knight).count();
+    let k = pos.pieces(c, PieceType::Khon).count();
+    let mets_and_pawns = (pos.pieces(c, PieceType::Met) | pos.pieces(c, PieceType::Pawn)).count();
+    k >= 2 || (k == 1 && (n >= 1 || mets_and_pawns >= 1)) || (n >= 1 && mets_and_pawns >= 1) || mets_and_pawns >= 3
 }
 
 /// Manhattan distance to the nearest corner (0 in a corner, 6 in the centre).
@@ -411,6 +453,42 @@ mod tests {
     #[test]
     fn lone_met_is_no_win() {
         assert!(eval_fen("4k3/8/8/8/8/8/8/F3K3[] w - - 0 40").abs() < 30);
+    }
+
+    #[test]
+    fn only_mating_material_gets_the_bare_king_evaluation() {
+        let can = |fen: &str| can_force_mate(&Position::from_fen(fen).unwrap(), Color::White);
+        // A lone khon, two knights, two mets or pawns (a pawn becomes a met only while its
+        // side has none) cannot force mate.
+        for fen in [
+            "8/8/8/3k4/8/8/3SK3/8[] w - 88 0 80",
+            "8/8/8/3k4/8/8/3NK3/3N4[] w - 64 0 80",
+            "8/8/8/3k4/8/2P1P3/4K3/8[] w - - 0 80",
+            "8/8/8/3k4/8/2P5/4K3/5F2[] w - - 0 80",
+        ] {
+            assert!(!can(fen), "{fen}");
+        }
+        for fen in [
+            "8/8/8/3k4/8/8/3SK3/3F4[] w - 88 0 80",
+            "8/8/8/3k4/8/8/3NK3/3F4[] w - 128 0 80",
+            "8/8/8/3k4/8/8/4K3/R7[] w - 32 0 80",
+            "8/8/8/3k4/8/2P5/4K3/5S2[] w - - 0 80",
+            "8/8/8/3k4/8/1PP1P3/4K3/8[] w - - 0 80",
+        ] {
+            assert!(can(fen), "{fen}");
+        }
+    }
+
+    #[test]
+    fn a_khon_drives_the_bare_king_up_the_board() {
+        // The khon steps forward: the same net scores higher on the far rank than on the
+        // near one (from the near rank even a deep search finds no mate in these endings).
+        let far = eval_fen("k7/8/1K6/2S5/2F5/8/8/8[] w - 88 10 86");
+        let near = eval_fen("8/8/8/2F5/2S5/1K6/8/k7[] w - 88 10 86");
+        assert!(far > near + 100, "far {far}, near {near}");
+        // For Black the far rank is the first.
+        let black_far = eval_fen("8/8/8/2f5/2s5/1k6/8/K7[] b - 88 10 86");
+        assert_eq!(black_far, far);
     }
 
     #[test]

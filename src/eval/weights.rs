@@ -136,3 +136,24 @@ pub static WEIGHTS: [S; NUM_PARAMS] = [
     // PAWN_PASSED
     s(0, 0), s(0, 0), s(-1, 29), s(1, 39), s(-1, 15), s(19, -31), s(31, -49), s(9, -23),
 ];
+
+/// Piece units for the bare-king evaluation (pawn, knight, khon, met, rook, king): a met is
+/// half a minor piece, a rook a little less than two minors. Set by hand, like every
+/// `MOP_UP_` weight below: that evaluation replaces the linear one, so the fit never sees it.
+pub const ENDGAME_UNITS: [i32; 6] = [0, 6, 6, 3, 10, 0];
+/// Against a bare king: the score every winning side starts from.
+pub const MOP_UP_BASE: i32 = 300;
+/// Against a bare king: per `ENDGAME_UNITS` unit of the strong side's pieces.
+pub const MOP_UP_UNIT: i32 = 50;
+/// Against a bare king: per pawn of the strong side.
+pub const MOP_UP_PAWN: i32 = 80;
+/// Against a bare king: per step of the weak king away from the centre.
+pub const MOP_UP_EDGE: i32 = 25;
+/// Against a bare king and a khon without a rook: per rank the weak king stands up the board.
+pub const MOP_UP_FAR_RANK: i32 = 30;
+/// Against a bare king: per step of the weak king toward the nearest corner.
+pub const MOP_UP_CORNER: i32 = 15;
+/// Against a bare king: per step the kings close in (once more at a knight's distance).
+pub const MOP_UP_KINGS: i32 = 15;
+/// Against a bare king: per step a strong piece closes in on the weak king.
+pub const MOP_UP_PIECE: i32 = 8;
