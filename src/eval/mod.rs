@@ -321,6 +321,23 @@ fn promotion_squares(c: Color) -> Bitboard {
 /// Endgame knowledge that no linear term expresses: sides that cannot mate, driving a bare
 /// king to the edge, and the approach of the counting and 50-move limits.
 fn endgame_adjust(pos: &Position, score: i32) -> i32 {
+    // A bare king against mating material: the general terms (piece squares, mobility,
+    // king safety) only blur the way to the mate, so the score is the material plus a
+    // clean gradient, as classical engines evaluate such endings. It replaces the score
+    // before any scaling, so it does not fade: the winning side keeps a gradient to follow
+    // until the count ends.
+    for weak in Color::ALL {
+        let strong = !weak;
+        if pos.is_bare(weak)
+            && !pos.in_setup()
+            && !pos.has_insufficient_material(strong)
+            && can_force_mate(pos, strong)
+            && let (Some(wk), Some(sk)) = (pos.king_square(weak), pos.king_square(strong))
+        {
+            let v = mop_up(pos, strong, wk, sk);
+            return if strong == Color::White { v } else { -v };
+        }
+    }
     let mut score = score;
     let strong = if score > 0 { Color::White } else { Color::Black };
     if score != 0 && pos.has_insufficient_material(strong) {
@@ -334,22 +351,6 @@ fn endgame_adjust(pos: &Position, score: i32) -> i32 {
         score = score * (left + 8) / (limit + 8);
     }
     score = score * (200 - pos.rule50().min(100) as i32) / 200;
-    // A bare king against mating material: the general terms (piece squares, mobility,
-    // king safety) only blur the way to the mate, so the score is the material plus a
-    // clean gradient, as classical engines evaluate such endings. It does not fade: the
-    // winning side keeps a gradient to follow until the count ends.
-    for weak in Color::ALL {
-        let strong = !weak;
-        if pos.is_bare(weak)
-            && !pos.in_setup()
-            && !pos.has_insufficient_material(strong)
-            && can_force_mate(pos, strong)
-            && let (Some(wk), Some(sk)) = (pos.king_square(weak), pos.king_square(strong))
-        {
-            let v = mop_up(pos, strong, wk, sk);
-            return if strong == Color::White { v } else { -v };
-        }
-    }
     score
 }
 
