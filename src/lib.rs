@@ -3,6 +3,8 @@
 //! Data flows one way: `board` <- `eval` <- `search` <- `protocol` / `tools`; `rng`
 //! depends on nothing and serves every layer that needs random numbers.
 
+#![warn(missing_docs)]
+
 pub mod board;
 pub mod eval;
 pub mod protocol;

@@ -23,7 +23,12 @@ pub enum FenError {
     /// The board field does not have eight ranks.
     RankCount(usize),
     /// A rank describes more or fewer than eight squares.
-    RankLength { rank: u8, squares: u32 },
+    RankLength {
+        /// The rank, 1 to 8.
+        rank: u8,
+        /// How many squares it describes.
+        squares: u32,
+    },
     /// A character in the board field is neither a piece letter, a digit nor '/'.
     BoardChar(char),
     /// A pocket `[` without its `]`, or text after the `]`.
@@ -43,7 +48,12 @@ pub enum FenError {
     /// The move-number field is not a number in range.
     Fullmove(String),
     /// A side has no king or more than one (on the board and in hand together).
-    KingCount { color: Color, count: u32 },
+    KingCount {
+        /// The side.
+        color: Color,
+        /// Its kings, on the board and in hand.
+        count: u32,
+    },
     /// The side that just moved is in check, which no legal game can reach.
     OpponentInCheck,
 }

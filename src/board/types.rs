@@ -57,6 +57,8 @@ pub type Rank = u8;
 macro_rules! squares {
     ($($name:ident),* $(,)?) => {
         /// A square of the 8x8 board, numbered a1 = 0, b1 = 1, ..., h8 = 63.
+        // Each variant is its own name (`E4` is e4): a doc line for each would say it again.
+        #[allow(missing_docs)]
         #[repr(u8)]
         #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
         #[rustfmt::skip]

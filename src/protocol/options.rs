@@ -163,13 +163,39 @@ pub enum OptionError {
     /// A spin, check or combo option without `value ...`.
     MissingValue(String),
     /// A spin value that is not an integer.
-    NotANumber { name: String, value: String },
+    NotANumber {
+        /// The option.
+        name: String,
+        /// The value given.
+        value: String,
+    },
     /// A spin value outside the option's range.
-    OutOfRange { name: String, value: i128, min: i64, max: i64 },
+    OutOfRange {
+        /// The option.
+        name: String,
+        /// The value given.
+        value: i128,
+        /// The option's lowest value.
+        min: i64,
+        /// The option's highest value.
+        max: i64,
+    },
     /// A check value other than true/false.
-    NotABool { name: String, value: String },
+    NotABool {
+        /// The option.
+        name: String,
+        /// The value given.
+        value: String,
+    },
     /// A combo value not in the option's list (for UCI_Variant: another variant).
-    NotInList { name: String, value: String, vars: String },
+    NotInList {
+        /// The option.
+        name: String,
+        /// The value given.
+        value: String,
+        /// The values the option takes, joined by commas.
+        vars: String,
+    },
 }
 
 impl fmt::Display for OptionError {
