@@ -16,8 +16,8 @@ pub use score::{S, s};
 pub use trace::{Breakdown, CoefTrace, NoTrace, Tracer};
 pub use weights::WEIGHTS;
 use weights::{
-    ENDGAME_UNITS, MOP_UP_BASE, MOP_UP_CORNER, MOP_UP_EDGE, MOP_UP_FAR_RANK, MOP_UP_KINGS, MOP_UP_PAWN, MOP_UP_PIECE,
-    MOP_UP_UNIT,
+    ENDGAME_UNITS, MOP_UP_BASE, MOP_UP_CORNER, MOP_UP_EDGE, MOP_UP_FAR_RANK, MOP_UP_KINGS, MOP_UP_MET_CORNER,
+    MOP_UP_PAWN, MOP_UP_PIECE, MOP_UP_UNIT, NO_MATE_DIVISOR, ROOK_VS_MINOR_DIVISOR,
 };
 
 use crate::board::attacks;
@@ -343,6 +343,17 @@ fn endgame_adjust(pos: &Position, score: i32) -> i32 {
     if score != 0 && pos.has_insufficient_material(strong) {
         score /= 16;
     }
+    // A bare king against what cannot force mate (a lone khon, two knights, a met and a
+    // pawn): the rules let the game go on, but it ends in the count or the 50-move rule.
+    if pos.is_bare(!strong) && !pos.in_setup() && !can_force_mate(pos, strong) {
+        score /= NO_MATE_DIVISOR;
+    }
+    // A lone rook against a lone knight or khon, with no pawns, is a draw with the
+    // defender's king beside its piece (fairy-stockfish scores it +0.16 and +0.39); against a
+    // met the rook wins. Without this the rook's material alone scored +3.6 to +4.
+    if rook_against_knight_or_khon(pos) {
+        score /= ROOK_VS_MINOR_DIVISOR;
+    }
     // The counting rule: the advantage fades as the count runs out; so it does as the
     // 50-move rule nears.
     let limit = pos.counting_limit() as i32;
@@ -358,6 +369,23 @@ fn endgame_adjust(pos: &Position, score: i32) -> i32 {
 /// driven to an edge and a corner, the strong king at a knight's distance from it, and every
 /// piece close, since khons, mets and knights mate only next to the king.
 fn mop_up(pos: &Position, strong: Color, wk: Square, sk: Square) -> i32 {
+    let kings_and_pieces = |v: i32| {
+        let kd = king_distance(wk, sk);
+        let mut v = v + MOP_UP_KINGS * (7 - kd) + if kd == 2 { MOP_UP_KINGS } else { 0 };
+        for sq in pos.pieces_of_color(strong) - pos.pieces(strong, PieceType::King) {
+            v += MOP_UP_PIECE * (7 - king_distance(wk, sq));
+        }
+        v
+    };
+    let mets = pos.pieces(strong, PieceType::Met);
+    if pos.pieces_of_color(strong).count() == 3 && pos.pieces(strong, PieceType::Knight).any() && mets.any() {
+        // Knight and met mate only beside a corner the met can reach, and only once the weak
+        // king has been penned there: mostly a draw (fairy-stockfish scores it +2.6). So no
+        // base and no material, just the way to that corner (a corner of the other colour
+        // is no mate, however deep the search).
+        let d = met_corner_distance(wk, mets.lsb().is_dark());
+        return kings_and_pieces(MOP_UP_EDGE * (6 + center_distance(wk)) + MOP_UP_MET_CORNER * (7 - d));
+    }
     let mut v = MOP_UP_BASE;
     for pt in [PieceType::Knight, PieceType::Khon, PieceType::Met, PieceType::Rook] {
         v += MOP_UP_UNIT * ENDGAME_UNITS[pt.index()] * pos.pieces(strong, pt).count() as i32;
@@ -373,12 +401,24 @@ fn mop_up(pos: &Position, strong: Color, wk: Square, sk: Square) -> i32 {
         v += MOP_UP_EDGE * (6 + center_distance(wk));
         v += MOP_UP_CORNER * (7 - corner_distance(wk)).max(0);
     }
-    let kd = king_distance(wk, sk);
-    v += MOP_UP_KINGS * (7 - kd) + if kd == 2 { MOP_UP_KINGS } else { 0 };
-    for sq in pos.pieces_of_color(strong) - pos.pieces(strong, PieceType::King) {
-        v += MOP_UP_PIECE * (7 - king_distance(wk, sq));
+    kings_and_pieces(v)
+}
+
+/// Whether one side has only a rook and the other only a knight or a khon, and no pawns.
+fn rook_against_knight_or_khon(pos: &Position) -> bool {
+    if pos.occupied().count() != 4 || pos.hand_total(Color::White) + pos.hand_total(Color::Black) > 0 {
+        return false;
     }
-    v
+    let rooks = pos.pieces_of_type(PieceType::Rook);
+    let minors = pos.pieces_of_type(PieceType::Knight) | pos.pieces_of_type(PieceType::Khon);
+    rooks.count() == 1 && minors.count() == 1 && (pos.pieces_of_color(Color::White) & (rooks | minors)).count() == 1
+}
+
+/// Manhattan distance to the nearer corner of the given colour (a1 and h8 are dark).
+fn met_corner_distance(sq: Square, dark: bool) -> i32 {
+    let f = sq.file() as i32;
+    let r = sq.rank() as i32;
+    if dark { (f + r).min(14 - f - r) } else { (7 - f + r).min(7 + f - r) }
 }
 
 /// Whether `c` can force mate on a bare king. One khon cannot, nor can knights alone (two of
@@ -503,6 +543,45 @@ mod tests {
         let late_corner = eval_fen("k7/2K5/3N4/2S5/8/8/8/8[] w - 128 120 60");
         let late_center = eval_fen("8/8/1K6/3k4/8/1N6/2S5/8[] w - 128 120 60");
         assert!(late_corner > late_center + 100, "{late_corner} {late_center}");
+    }
+
+    #[test]
+    fn knight_and_met_are_worth_little_away_from_the_met_corner() {
+        // Knight and met mate only beside a corner the met can reach (h1 for a light met):
+        // the weak king penned there scores far more than in a dark corner, and knight and
+        // met score far less than khon and met, which mate anywhere on the far rank.
+        let met_corner = eval_fen("8/8/8/8/4N3/5F2/5K2/7k[] w - 128 10 86");
+        let wrong_corner = eval_fen("8/8/8/8/3N4/3F4/2K5/k7[] w - 128 10 86");
+        assert!(met_corner > wrong_corner + 100, "{met_corner} {wrong_corner}");
+        let central = eval_fen("8/8/8/3k4/8/2F5/4K3/4N3[] w - 128 10 86");
+        let khon = eval_fen("8/8/8/3k4/8/2F5/4K3/4S3[] w - 88 10 86");
+        assert!(central < 400 && khon > central + 400, "{central} {khon}");
+        // For the defender the same score, negated: it keeps away from the met's corners.
+        assert_eq!(eval_fen("8/8/8/3k4/8/2F5/4K3/4N3[] b - 128 10 86"), -central);
+    }
+
+    #[test]
+    fn material_that_cannot_mate_a_bare_king_is_no_win() {
+        // A lone khon, two knights, a met and a pawn: the count or the 50-move rule ends it.
+        for fen in [
+            "8/8/8/3k4/8/8/3SK3/8[] w - 88 0 80",
+            "8/8/8/3k4/8/8/3NK3/3N4[] w - 128 0 80",
+            "8/8/8/3k4/8/2P5/4K3/5F2[] w - - 0 80",
+        ] {
+            let v = eval_fen(fen);
+            assert!((0..100).contains(&v), "{fen}: {v}");
+        }
+    }
+
+    #[test]
+    fn a_lone_rook_does_not_beat_a_lone_knight_or_khon() {
+        for fen in ["8/8/8/3k4/2s5/8/4K3/R7[] w - - 0 60", "8/8/8/3k4/2n5/8/4K3/R7[] w - - 0 60"] {
+            let v = eval_fen(fen);
+            assert!((0..100).contains(&v), "{fen}: {v}");
+        }
+        // A met falls to the rook; a pawn anywhere keeps the ordinary score.
+        assert!(eval_fen("8/8/8/3k4/2f5/8/4K3/R7[] w - - 0 60") > 250);
+        assert!(eval_fen("8/8/8/3k4/2s5/8/P3K3/R7[] w - - 0 60") > 250);
     }
 
     /// White's count minus Black's of the weight at `index`, in the position `fen`.

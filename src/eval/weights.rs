@@ -157,3 +157,10 @@ pub const MOP_UP_CORNER: i32 = 15;
 pub const MOP_UP_KINGS: i32 = 15;
 /// Against a bare king: per step a strong piece closes in on the weak king.
 pub const MOP_UP_PIECE: i32 = 8;
+/// Against a bare king with knight and met alone: per step of the weak king toward the
+/// nearer corner of the met's colour, the only corners where they mate.
+pub const MOP_UP_MET_CORNER: i32 = 20;
+/// Against a bare king, material that cannot force mate has its score divided by this.
+pub const NO_MATE_DIVISOR: i32 = 8;
+/// A lone rook against a lone knight or khon (no pawns) has its score divided by this.
+pub const ROOK_VS_MINOR_DIVISOR: i32 = 8;
