@@ -367,7 +367,8 @@ fn endgame_adjust(pos: &Position, score: i32) -> i32 {
 
 /// The score of `strong` against a bare king on `wk`: its material, then the weak king
 /// driven to an edge and a corner, the strong king at a knight's distance from it, and every
-/// piece close, since khons, mets and knights mate only next to the king.
+/// piece close, since khons, mets and knights mate only next to the king. Knight and met
+/// alone get no material, only the way to a corner of the met's colour.
 fn mop_up(pos: &Position, strong: Color, wk: Square, sk: Square) -> i32 {
     let kings_and_pieces = |v: i32| {
         let kd = king_distance(wk, sk);
