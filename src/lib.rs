@@ -1,6 +1,6 @@
 //! Sitke: a Sittuyin (Burmese chess) engine.
 //!
-//! Data flows one way: `board` <- `eval` <- `search` <- `protocol` / `tools`; `rng`
+//! Data flows one way: `board` <- `eval` / `tb` <- `search` <- `protocol` / `tools`; `rng`
 //! depends on nothing and serves every layer that needs random numbers.
 
 #![warn(missing_docs)]
@@ -10,4 +10,5 @@ pub mod eval;
 pub mod protocol;
 pub mod rng;
 pub mod search;
+pub mod tb;
 pub mod tools;

@@ -66,6 +66,44 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
         args: Vec<String>,
     },
+    /// Endgame tablebases: generate them, or probe a position.
+    Tb {
+        #[command(subcommand)]
+        command: TbCommand,
+    },
+}
+
+/// `sitke tb` subcommands.
+#[derive(Subcommand)]
+enum TbCommand {
+    /// Generate the tables of every ending of up to MEN men into DIR (resumable: valid
+    /// files already there are kept).
+    Generate {
+        /// The most men (kings included), 3 or 4.
+        #[arg(long, default_value_t = 4)]
+        men: usize,
+        /// The folder to write the tables to.
+        #[arg(long)]
+        dir: std::path::PathBuf,
+        /// Threads (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Only these endings, e.g. `--only KRvK,KNFvK` (their smaller endings must exist).
+        #[arg(long, value_delimiter = ',')]
+        only: Vec<String>,
+        /// Regenerate tables whose files exist.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Print the tables' value of a position, its distance and the best moves.
+    Probe {
+        /// The folder holding the tables.
+        #[arg(long)]
+        dir: std::path::PathBuf,
+        /// The position (FEN; the fields may be given as separate arguments).
+        #[arg(required = true, num_args = 1..)]
+        fen: Vec<String>,
+    },
 }
 
 /// Options of `sitke tune`.
@@ -221,6 +259,7 @@ fn main() {
             let _ = writeln!(out, "Time: {:.3} s, {:.1} Mnps", secs, total as f64 / secs.max(1e-9) / 1e6);
         }
         Some(Command::Datagen(a)) => datagen(a),
+        Some(Command::Tb { command }) => tb(command),
         Some(Command::Tune(a)) => tune(a),
         Some(Command::PgnPositions { pgn, out }) => pgn_positions(&pgn, &out),
         Some(Command::Spsa(a)) => {
@@ -316,5 +355,60 @@ fn tune(a: TuneArgs) {
     if let Err(e) = tune::tune(&cfg, &mut std::io::stderr()) {
         eprintln!("error: tune: {e}");
         std::process::exit(1);
+    }
+}
+
+fn tb(command: TbCommand) {
+    match command {
+        TbCommand::Generate { men, dir, threads, only, force } => {
+            if let Some(n) = threads
+                && let Err(e) = rayon::ThreadPoolBuilder::new().num_threads(n).build_global()
+            {
+                eprintln!("error: tb generate: threads: {e}");
+                std::process::exit(2);
+            }
+            let mut endings = Vec::new();
+            for name in &only {
+                match sitke::tb::Material::parse(name) {
+                    Some(m) if m.men() <= men => endings.push(m),
+                    _ => {
+                        eprintln!("error: tb generate: '{name}' is not an ending of at most {men} men (like KRvKN)");
+                        std::process::exit(2);
+                    }
+                }
+            }
+            match sitke::tb::driver::build(&dir, men, &endings, force, &|line| eprintln!("{line}")) {
+                Ok(r) => eprintln!(
+                    "tb generate: {} tables generated ({} positions, {} MiB on disk), {} kept, in {}",
+                    r.generated,
+                    r.positions,
+                    r.bytes / (1 << 20),
+                    r.kept,
+                    sitke::tb::driver::format_duration(r.elapsed)
+                ),
+                Err(e) => {
+                    eprintln!("error: tb generate: {e}");
+                    std::process::exit(1);
+                }
+            }
+        }
+        TbCommand::Probe { dir, fen } => {
+            let fen = fen.join(" ");
+            let mut pos = match Position::from_fen(&fen) {
+                Ok(p) => p,
+                Err(e) => {
+                    eprintln!("error: invalid FEN: {e}");
+                    std::process::exit(2);
+                }
+            };
+            let tbs = sitke::tb::Tablebases::new(dir);
+            match sitke::tb::driver::probe_report(&tbs, &mut pos) {
+                Ok(text) => print!("{text}"),
+                Err(e) => {
+                    eprintln!("error: tb probe: {e}");
+                    std::process::exit(1);
+                }
+            }
+        }
     }
 }

@@ -251,7 +251,7 @@ impl Position {
 }
 
 /// Bitboard of `c`'s promotion squares: the two long diagonals in the opponent's half.
-pub(super) fn promotion_zone(c: Color) -> Bitboard {
+pub fn promotion_zone(c: Color) -> Bitboard {
     use Square::*;
     let white = Bitboard::from_square(A8) | B7 | C6 | D5 | E5 | F6 | G7 | H8;
     match c {

@@ -1,0 +1,115 @@
+//! The set of tables in one folder: each loaded the first time it is needed, read once,
+//! and kept; a missing or damaged file is reported once and then left alone.
+
+use super::file;
+use super::layout::Layout;
+use super::material::Material;
+use super::pos::TbPos;
+use super::value::Stored;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+
+/// One ending's table in memory.
+#[derive(Debug)]
+pub struct Table {
+    /// How its positions are numbered.
+    pub layout: Layout,
+    /// One byte per position (see `Stored`).
+    pub data: Vec<u8>,
+}
+
+impl Table {
+    /// The entry at `idx`.
+    #[inline]
+    pub fn get(&self, idx: usize) -> Stored {
+        Stored::from_byte(self.data[idx]).unwrap_or(Stored::Invalid)
+    }
+}
+
+/// Slots for every canonical material code (3 states for each of 10 counts).
+const CODES: usize = 59_049;
+
+/// The tables of one folder.
+pub struct Tablebases {
+    dir: PathBuf,
+    tables: Vec<OnceLock<Option<Arc<Table>>>>,
+    hits: AtomicU64,
+}
+
+impl std::fmt::Debug for Tablebases {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Tablebases({})", self.dir.display())
+    }
+}
+
+/// An entry together with what kind of table it came from.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Entry {
+    /// The stored value for the side to move.
+    pub stored: Stored,
+    /// Whether it is a distance to mate (a bare-king table) rather than to zeroing.
+    pub dtm: bool,
+}
+
+impl Tablebases {
+    /// The tables in `dir` (nothing is read yet).
+    pub fn new(dir: impl Into<PathBuf>) -> Tablebases {
+        Tablebases { dir: dir.into(), tables: (0..CODES).map(|_| OnceLock::new()).collect(), hits: AtomicU64::new(0) }
+    }
+
+    /// The folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The file that holds `m`'s table.
+    pub fn path_of(&self, m: &Material) -> PathBuf {
+        self.dir.join(format!("{}.{}", m.name(), file::EXTENSION))
+    }
+
+    /// Makes a freshly generated table available (the generator's own lookups).
+    pub fn insert(&self, table: Table) {
+        let code = table.layout.material.code();
+        let _ = self.tables[code].set(Some(Arc::new(table)));
+    }
+
+    /// The table of canonical material `m`, loading it on first use.
+    pub fn table(&self, m: &Material) -> Option<Arc<Table>> {
+        if m.men() > super::pos::MAX_MEN {
+            return None;
+        }
+        self.tables[m.code()]
+            .get_or_init(|| {
+                let path = self.path_of(m);
+                match file::read(&path, m) {
+                    Ok(t) => Some(Arc::new(t)),
+                    Err(e) => {
+                        log::warn!("tablebase {}: {e}; playing on without it", path.display());
+                        None
+                    }
+                }
+            })
+            .clone()
+    }
+
+    /// The entry for position `p` (kings in slots 0 and 1, the rest in any order), or
+    /// None when its table is missing or a pawn stands behind its third rank.
+    pub fn lookup(&self, p: &TbPos) -> Option<Entry> {
+        let m = Material::from_pieces(p.piece[..p.n].iter().copied());
+        if m.men() == 2 {
+            return Some(Entry { stored: Stored::Draw, dtm: true });
+        }
+        let (canon, flip) = m.canonical();
+        let t = self.table(&canon)?;
+        let q = t.layout.arrange(p, flip)?;
+        let idx = t.layout.encode(&q)?;
+        self.hits.fetch_add(1, Ordering::Relaxed);
+        Some(Entry { stored: t.get(idx), dtm: t.layout.is_dtm() })
+    }
+
+    /// How many lookups found an entry since the tables were opened.
+    pub fn hits(&self) -> u64 {
+        self.hits.load(Ordering::Relaxed)
+    }
+}

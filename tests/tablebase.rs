@@ -1,0 +1,299 @@
+//! The tablebases against the board's own rules: the generator's moves and un-moves
+//! against `Position`'s move generator, every stored value of the 3-man tables (and a
+//! sample of a 4-man pawn table) against its successors, and mate distances against a
+//! plain alpha-beta search that plays by `Position::outcome`, clocks included.
+
+use sitke::board::{Color, DrawReason, Move, Outcome, Piece, PieceType, Position, Square};
+use sitke::rng::Rng;
+use sitke::tb::layout::Layout;
+use sitke::tb::pos::TbPos;
+use sitke::tb::value::{BEYOND, MAX_DISTANCE};
+use sitke::tb::{Material, Stored, Tablebases, Wdl};
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+/// A random legal position of `material` (either orientation), men on any square.
+fn random_position(rng: &mut Rng, material: &Material) -> TbPos {
+    let m = if rng.chance(0.5) { *material } else { material.flipped() };
+    let mut pieces = vec![Piece::WhiteKing, Piece::BlackKing];
+    for c in Color::ALL {
+        for pt in PieceType::ALL {
+            for _ in 0..m.counts[c.index()][pt.index()] {
+                pieces.push(Piece::new(c, pt));
+            }
+        }
+    }
+    loop {
+        let mut p = TbPos {
+            stm: if rng.chance(0.5) { Color::White } else { Color::Black },
+            n: pieces.len(),
+            piece: [Piece::WhiteKing; 4],
+            sq: [Square::A1; 4],
+        };
+        let mut used = 0u64;
+        let mut ok = true;
+        for (i, &pc) in pieces.iter().enumerate() {
+            let s = Square::from_index(rng.below(64) as u8);
+            ok &= used >> s as u8 & 1 == 0;
+            used |= 1 << s as u8;
+            p.piece[i] = pc;
+            p.sq[i] = s;
+        }
+        if ok && !p.opponent_in_check() {
+            return p;
+        }
+    }
+}
+
+fn position(p: &TbPos) -> Position {
+    Position::from_fen(&p.fen()).unwrap_or_else(|e| panic!("{}: {e}", p.fen()))
+}
+
+#[test]
+fn moves_and_rules_match_the_board() {
+    let mut rng = Rng::new(21);
+    let all = Material::all(4);
+    let mut checked = 0;
+    for round in 0..4000 {
+        let m = all[round % all.len()];
+        let p = random_position(&mut rng, &m);
+        let mut pos = position(&p);
+        let mut ours = BTreeSet::new();
+        let mut all_promotions = true;
+        p.for_each_move(|mv| {
+            all_promotions &= mv.mv.is_promotion();
+            let child = position(&mv.child);
+            ours.insert((mv.mv.to_string(), child.board_fen(), mv.capture, mv.zeroing));
+        });
+        let mut theirs = BTreeSet::new();
+        for &mv in pos.legal_moves().iter() {
+            let capture = pos.is_capture(mv);
+            let pawn = pos.piece_on(mv.from()).is_some_and(|pc| pc.kind() == PieceType::Pawn);
+            pos.do_move(mv);
+            theirs.insert((mv.to_string(), pos.board_fen(), capture, capture || pawn || mv.is_promotion()));
+            pos.undo_move();
+        }
+        assert_eq!(ours, theirs, "{}", p.fen());
+        let expected = if ours.is_empty() {
+            if p.in_check() { Outcome::Checkmate { winner: !p.stm } } else { Outcome::Draw(DrawReason::Stalemate) }
+        } else if p.promotion_stalemate(true, all_promotions) {
+            Outcome::Draw(DrawReason::PromotionStalemate)
+        } else if p.insufficient(Color::White) && p.insufficient(Color::Black) {
+            Outcome::Draw(DrawReason::InsufficientMaterial)
+        } else {
+            Outcome::Ongoing
+        };
+        assert_eq!(pos.outcome(), expected, "{}", p.fen());
+        checked += 1;
+    }
+    assert_eq!(checked, 4000);
+}
+
+#[test]
+fn unmoves_are_the_reverse_of_quiet_moves() {
+    let mut rng = Rng::new(22);
+    let all = Material::all(4);
+    let mut pairs = 0;
+    for round in 0..3000 {
+        let c = random_position(&mut rng, &all[round % all.len()]);
+        c.for_each_unmove(|q| {
+            assert!(!q.opponent_in_check(), "{}", q.fen());
+            let mut found = 0;
+            q.for_each_move(|mv| found += (!mv.zeroing && mv.child == c) as usize);
+            assert_eq!(found, 1, "{} does not lead to {}", q.fen(), c.fen());
+            pairs += 1;
+        });
+        c.for_each_move(|mv| {
+            if !mv.zeroing {
+                let mut found = 0;
+                mv.child.for_each_unmove(|q| found += (*q == c) as usize);
+                assert_eq!(found, 1, "{} is not an un-move of {}", c.fen(), mv.child.fen());
+            }
+        });
+    }
+    assert!(pairs > 10_000, "{pairs}");
+}
+
+/// A fresh folder under the target directory for generated tables.
+fn fresh_dir(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// The 3-man tables, generated once for the tests of this file.
+fn three_man() -> &'static Tablebases {
+    static TBS: OnceLock<Tablebases> = OnceLock::new();
+    TBS.get_or_init(|| {
+        let dir = fresh_dir("tb3");
+        sitke::tb::driver::build(&dir, 3, &[], true, &|_| {}).expect("3-man tables generate");
+        Tablebases::new(dir)
+    })
+}
+
+/// Distances above the stored range all mean "beyond".
+fn norm(s: Stored) -> Stored {
+    match s {
+        Stored::Win(d) if d > MAX_DISTANCE => Stored::Win(BEYOND),
+        Stored::Loss(d) if d > MAX_DISTANCE => Stored::Loss(BEYOND),
+        s => s,
+    }
+}
+
+fn merit(s: Stored) -> i32 {
+    match s {
+        Stored::Win(d) => 100_000 - d as i32,
+        Stored::Loss(d) => -100_000 + d as i32,
+        _ => 0,
+    }
+}
+
+/// The value `pos` must have from its successors, worked out with the board's rules:
+/// `Position`'s moves and outcome, its clocks after each zeroing move (`probe`), and the
+/// stored values of the positions after the other moves.
+fn expected(tbs: &Tablebases, pos: &mut Position, dtm: bool) -> Stored {
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return if pos.in_check() { Stored::Loss(0) } else { Stored::Draw };
+    }
+    if pos.outcome().is_over() {
+        return Stored::Draw;
+    }
+    let mut best: Option<Stored> = None;
+    for &mv in moves.iter() {
+        let zeroing = pos.is_capture(mv)
+            || mv.is_promotion()
+            || pos.piece_on(mv.from()).is_some_and(|pc| pc.kind() == PieceType::Pawn);
+        pos.do_move(mv);
+        let v = if dtm || !zeroing {
+            let child = TbPos::from_position(pos).expect("at most four men");
+            tbs.lookup(&child).expect("successor table present").stored.for_mover()
+        } else {
+            match tbs.probe(pos).expect("successor table present").wdl {
+                Wdl::Win => Stored::Loss(1),
+                Wdl::Loss => Stored::Win(1),
+                Wdl::Draw => Stored::Draw,
+            }
+        };
+        pos.undo_move();
+        let v = norm(v);
+        if best.is_none_or(|b| merit(v) > merit(b)) {
+            best = Some(v);
+        }
+    }
+    best.expect("a legal move")
+}
+
+/// Checks the entries at `indices` of `material`'s table against their successors;
+/// returns how many were legal positions.
+fn check_table(tbs: &Tablebases, material: &Material, indices: impl Iterator<Item = usize>) -> usize {
+    let t = tbs.table(material).expect("table present");
+    let mut legal = 0;
+    for idx in indices {
+        let stored = t.get(idx);
+        let Some(p) = t.layout.decode(idx).filter(|p| !p.opponent_in_check()) else {
+            assert_eq!(stored, Stored::Invalid, "{material} {idx}");
+            continue;
+        };
+        let mut pos = position(&p);
+        let want = expected(tbs, &mut pos, t.layout.is_dtm());
+        assert_eq!(norm(stored), want, "{material} {}", p.fen());
+        legal += 1;
+    }
+    legal
+}
+
+#[test]
+fn every_three_man_value_agrees_with_its_successors() {
+    let tbs = three_man();
+    let mut legal = 0;
+    for m in Material::all(3) {
+        let size = Layout::new(m).size;
+        legal += check_table(tbs, &m, 0..size);
+    }
+    // Every legal 3-man position, both sides to move.
+    assert_eq!(legal, 699_294);
+}
+
+/// Negamax alpha-beta over `Position` with its own rules of the game's end (clocks
+/// included); mate scores count plies from the root, anything else is 0.
+fn alphabeta(pos: &mut Position, depth: u32, ply: u32, mut alpha: i32, beta: i32) -> i32 {
+    const MATE: i32 = 1000;
+    match pos.outcome() {
+        Outcome::Checkmate { .. } => return -(MATE - ply as i32),
+        Outcome::Draw(_) => return 0,
+        Outcome::Ongoing => {}
+    }
+    if depth == 0 {
+        return 0;
+    }
+    let moves: Vec<Move> = pos.legal_moves().to_vec();
+    let mut best = -MATE;
+    for mv in moves {
+        pos.do_move(mv);
+        let v = -alphabeta(pos, depth - 1, ply + 1, -beta, -alpha);
+        pos.undo_move();
+        best = best.max(v);
+        alpha = alpha.max(v);
+        if alpha >= beta {
+            break;
+        }
+    }
+    best
+}
+
+/// Mate distance in plies the search finds within `depth` (negative: being mated).
+fn search_mate(pos: &mut Position, depth: u32) -> Option<i32> {
+    let v = alphabeta(pos, depth, 0, -10_000, 10_000);
+    if v > 0 {
+        Some(1000 - v)
+    } else if v < 0 {
+        Some(-(1000 + v))
+    } else {
+        None
+    }
+}
+
+#[test]
+fn mate_distances_agree_with_a_plain_search_under_the_count() {
+    let tbs = three_man();
+    let rook = Material::parse("KRvK").unwrap();
+    let t = tbs.table(&rook).unwrap();
+    let mut rng = Rng::new(23);
+    let (mut exact, mut cut) = (0, 0);
+    while exact < 150 {
+        let idx = rng.index(t.layout.size);
+        let (d, win) = match t.get(idx) {
+            Stored::Win(d) if d <= 7 => (d, true),
+            Stored::Loss(d) if (2..=6).contains(&d) => (d, false),
+            _ => continue,
+        };
+        let p = t.layout.decode(idx).unwrap();
+        let board = p.fen();
+        let board = board.split(' ').next().unwrap();
+        let side = if p.stm == Color::White { 'w' } else { 'b' };
+        // With no count running the search sees exactly the stored distance...
+        let mut pos = Position::from_fen(&format!("{board} {side} - - 0 60")).unwrap();
+        assert_eq!(search_mate(&mut pos, d as u32), Some(if win { d as i32 } else { -(d as i32) }), "{board} {side}");
+        if d >= 3 {
+            assert_eq!(search_mate(&mut pos, d as u32 - 2), None, "{board} {side}: mate sooner than stored");
+        }
+        // ...and with a count that leaves one ply too few, the mate is out of reach: the
+        // table's budget says so, and so does the search under the rules. Only the bare
+        // side's turns carry a running count in a game; the strong side to move gets a
+        // count from a FEN too, which the rules run the same way.
+        for (ply, reachable) in [(33 - d as u32, true), (34 - d as u32, false)] {
+            let fen = format!("{board} {side} - 32 {ply} 60");
+            let mut pos = Position::from_fen(&fen).unwrap();
+            let probe = tbs.probe(&pos).unwrap();
+            let want = if reachable { if win { Wdl::Win } else { Wdl::Loss } } else { Wdl::Draw };
+            assert_eq!(probe.wdl, want, "{fen}");
+            let found = search_mate(&mut pos, d as u32);
+            assert_eq!(found.is_some(), reachable, "{fen}: search {found:?}");
+            cut += !reachable as usize;
+        }
+        exact += 1;
+    }
+    assert_eq!(cut, 150);
+}
