@@ -95,6 +95,22 @@ enum TbCommand {
         #[arg(long)]
         force: bool,
     },
+    /// Print positions from every table present whose value for the side to move is RESULT
+    /// (clocks as a game would have them), one FEN a line: openings for `sitke match`.
+    Sample {
+        /// The folder holding the tables.
+        #[arg(long)]
+        dir: std::path::PathBuf,
+        /// Positions per ending.
+        #[arg(long, default_value_t = 10)]
+        per_table: usize,
+        /// win, draw or loss (for the side to move).
+        #[arg(long, default_value = "win")]
+        result: String,
+        /// Seed of the random choice.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Print the tables' value of a position, its distance and the best moves.
     Probe {
         /// The folder holding the tables.
@@ -390,6 +406,22 @@ fn tb(command: TbCommand) {
                     eprintln!("error: tb generate: {e}");
                     std::process::exit(1);
                 }
+            }
+        }
+        TbCommand::Sample { dir, per_table, result, seed } => {
+            let want = match result.as_str() {
+                "win" => sitke::tb::Wdl::Win,
+                "draw" => sitke::tb::Wdl::Draw,
+                "loss" => sitke::tb::Wdl::Loss,
+                _ => {
+                    eprintln!("error: tb sample: --result is win, draw or loss, not '{result}'");
+                    std::process::exit(2);
+                }
+            };
+            let tbs = sitke::tb::Tablebases::new(dir);
+            let mut out = std::io::stdout().lock();
+            for fen in sitke::tb::driver::sample(&tbs, per_table, want, seed) {
+                let _ = writeln!(out, "{fen}");
             }
         }
         TbCommand::Probe { dir, fen } => {

@@ -62,6 +62,7 @@ fn cutechess_game_sequence() {
         "UCI_Elo type spin",
         "UCI_ShowWDL type check",
         "UCI_AnalyseMode type check",
+        "TablebasePath type string default <empty>",
     ] {
         assert!(hello.iter().any(|l| l.starts_with(&format!("option name {name}"))), "{name}");
     }

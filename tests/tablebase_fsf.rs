@@ -7,7 +7,8 @@
 //!   referees it (`tests/pyffish/check_games.py`).
 //!
 //! Tables: the folder in `SITKE_TB_DIR` if set (e.g. the full 4-man set), else the 3-man
-//! set and a few 4-man tables generated here.
+//! set and a few 4-man tables generated here. `SITKE_TB_FSF_PER_TABLE` sets how many
+//! positions of each table go to fairy-stockfish (6).
 
 mod uci;
 
@@ -85,12 +86,13 @@ fn fairy_stockfish_mates_fit_the_tables() {
     let tbs = tables();
     let mut fsf = Engine::fairy(false);
     let mut rng = Rng::new(2101);
+    let per_table: usize = std::env::var("SITKE_TB_FSF_PER_TABLE").ok().and_then(|s| s.parse().ok()).unwrap_or(6);
     let (mut compared, mut mates, mut table_decisive) = (0, 0, 0);
     for m in endings(&tbs) {
         let t = tbs.table(&m).unwrap();
         let mut taken = 0;
         let mut tries = 0;
-        while taken < 12 && tries < 100_000 {
+        while taken < per_table && tries < 100_000 {
             tries += 1;
             let idx = rng.index(t.layout.size);
             // Mostly decisive positions, some draws.

@@ -269,6 +269,32 @@ fn apply_sizes(s: &mut Searcher, o: &Options) -> Result<(), String> {
     Ok(())
 }
 
+/// Opens the tablebases at `path` for the searcher when the path changed; the files are read
+/// when a search first needs them.
+fn apply_tablebases(s: &mut Searcher, path: &str) {
+    let current = s.tablebases().map(|t| t.dir().to_path_buf());
+    if current.as_deref() != Some(std::path::Path::new(path)) && !(path.is_empty() && current.is_none()) {
+        let tb = (!path.is_empty()).then(|| Arc::new(crate::tb::Tablebases::new(path)));
+        s.set_tablebases(tb);
+    }
+}
+
+/// What `setoption name TablebasePath` reports: how many tables the folder holds, or why
+/// it cannot be used (play goes on without tablebases then).
+pub fn tablebase_note(path: &str) -> String {
+    if path.is_empty() {
+        return "tablebases off".to_string();
+    }
+    match std::fs::read_dir(path) {
+        Ok(entries) => {
+            let ext = format!(".{}", crate::tb::file::EXTENSION);
+            let n = entries.filter_map(|e| e.ok()).filter(|e| e.file_name().to_string_lossy().ends_with(&ext)).count();
+            format!("tablebases: {n} tables in {path} (each read when first needed)")
+        }
+        Err(e) => format!("error: TablebasePath {path}: {e}; playing without tablebases"),
+    }
+}
+
 /// Memory available to new allocations in MiB, where the system says (Linux).
 fn available_mb() -> Option<u64> {
     let info = std::fs::read_to_string("/proc/meminfo").ok()?;
@@ -309,6 +335,7 @@ impl SearchJob {
             if let Err(e) = apply_sizes(&mut s, o) {
                 super::output::info_string(&e);
             }
+            apply_tablebases(&mut s, &o.tablebase_path);
             if self.clear_first {
                 s.clear();
             }

@@ -24,10 +24,21 @@ pub const ELO_RANGE: (i64, i64) = (1350, 2850);
 /// The type and range of one option, as `uci` announces it.
 #[derive(Clone, Copy, Debug)]
 enum Kind {
-    Spin { default: i64, min: i64, max: i64 },
-    Check { default: bool },
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+    },
+    Check {
+        default: bool,
+    },
     Button,
-    Combo { default: &'static str, vars: &'static [&'static str] },
+    Combo {
+        default: &'static str,
+        vars: &'static [&'static str],
+    },
+    /// Free text; every one of ours defaults to empty, which `uci` writes `<empty>`.
+    Text,
 }
 
 /// Which option a name refers to.
@@ -57,6 +68,8 @@ pub enum Id {
     ShowWdl,
     /// `UCI_AnalyseMode`.
     AnalyseMode,
+    /// `TablebasePath`: the folder of Sitke's endgame tablebases (empty: none).
+    TablebasePath,
     /// A named search constant (`search::params`), set directly; not listed by `uci`,
     /// since it is for tuning and ablation matches, not for players.
     SearchParam,
@@ -76,6 +89,7 @@ const SPECS: &[(Id, &str, Kind)] = &[
     (Id::Elo, "UCI_Elo", Kind::Spin { default: ELO_RANGE.0, min: ELO_RANGE.0, max: ELO_RANGE.1 }),
     (Id::ShowWdl, "UCI_ShowWDL", Kind::Check { default: false }),
     (Id::AnalyseMode, "UCI_AnalyseMode", Kind::Check { default: false }),
+    (Id::TablebasePath, "TablebasePath", Kind::Text),
 ];
 
 /// Older USI hosts prefix the standard options with `USI_`.
@@ -95,6 +109,7 @@ pub fn option_lines() -> String {
                 let vars: String = vars.iter().map(|v| format!(" var {v}")).collect();
                 format!("option name {name} type combo default {default}{vars}")
             }
+            Kind::Text => format!("option name {name} type string default <empty>"),
         };
         s.push_str(&line);
         s.push('\n');
@@ -125,6 +140,8 @@ pub struct Options {
     pub show_wdl: bool,
     /// Whether the host is analysing rather than playing a game.
     pub analyse_mode: bool,
+    /// The folder of the endgame tablebases (empty: none).
+    pub tablebase_path: String,
 }
 
 impl Default for Options {
@@ -140,6 +157,7 @@ impl Default for Options {
             elo: 0,
             show_wdl: false,
             analyse_mode: false,
+            tablebase_path: String::new(),
         };
         // The defaults live in one place, the table that `uci` prints.
         for (id, _, kind) in SPECS {
@@ -253,6 +271,11 @@ impl Options {
         let missing = || OptionError::MissingValue(name.clone());
         match kind {
             Kind::Button => {}
+            Kind::Text => {
+                // `<empty>` is how UCI hosts write an empty string.
+                let v = value.unwrap_or_default();
+                self.tablebase_path = if v == "<empty>" { String::new() } else { v };
+            }
             Kind::Combo { vars, .. } => {
                 let value = value.ok_or_else(missing)?;
                 if !vars.iter().any(|v| v.eq_ignore_ascii_case(&value)) {
@@ -298,7 +321,7 @@ impl Options {
             Id::Elo => self.elo = int(v) as u32,
             Id::ShowWdl => self.show_wdl = flag(v),
             Id::AnalyseMode => self.analyse_mode = flag(v),
-            Id::Variant | Id::ClearHash | Id::SearchParam => {}
+            Id::Variant | Id::ClearHash | Id::SearchParam | Id::TablebasePath => {}
         }
     }
 }

@@ -68,7 +68,11 @@ pub fn info_line(info: &Info, style: InfoStyle) -> String {
         let w = wdl(Score::from_value(info.value));
         s.push_str(&format!(" wdl {} {} {}", w.win, w.draw, w.loss));
     }
-    s.push_str(&format!(" nodes {} nps {nps} hashfull {} time {ms} pv", info.nodes, info.hashfull));
+    s.push_str(&format!(" nodes {} nps {nps} hashfull {}", info.nodes, info.hashfull));
+    if info.tbhits > 0 {
+        s.push_str(&format!(" tbhits {}", info.tbhits));
+    }
+    s.push_str(&format!(" time {ms} pv"));
     for m in &info.pv {
         s.push(' ');
         s.push_str(&move_text(*m, style.dialect));
@@ -109,6 +113,7 @@ mod tests {
             nodes: 5000,
             time: Duration::from_millis(250),
             hashfull: 3,
+            tbhits: 0,
             pv: vec![Move::drop(PieceType::Knight, Square::E2), Move::drop(PieceType::Knight, Square::D6)],
         }
     }

@@ -112,6 +112,9 @@ impl Session {
                 }
             }
             Ok(Accepted(Id::ClearHash)) => self.engine.clear(),
+            Ok(Accepted(Id::TablebasePath)) => {
+                info_string(&super::engine::tablebase_note(&self.options.tablebase_path))
+            }
             Ok(_) => {}
             Err(OptionError::NotInList { name, value, .. }) if name == "UCI_Variant" => info_string(&format!(
                 "error: variant '{}' is not supported, only {VARIANT}; staying on {VARIANT}",

@@ -11,6 +11,7 @@ pub mod params;
 mod pvs;
 pub mod see;
 pub mod skill;
+pub mod tbprobe;
 mod threads;
 pub mod time;
 pub mod tt;
@@ -163,6 +164,8 @@ pub struct Info {
     pub time: Duration,
     /// Permille of the transposition table in use.
     pub hashfull: u32,
+    /// Positions found in the endgame tablebases.
+    pub tbhits: u64,
     /// The principal variation.
     pub pv: Vec<Move>,
 }

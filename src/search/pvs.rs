@@ -105,6 +105,17 @@ impl Worker<'_> {
         pos.pieces_of_color(pos.side_to_move()).count() == 2 && pos.is_promotion_stalemate()
     }
 
+    /// The tablebases' score of a node of four men or fewer, clocks included.
+    fn probe_tb(&self) -> Option<i32> {
+        let tb = self.shared.tb?;
+        if self.pos.occupied().count() > 4 {
+            return None;
+        }
+        let p = tb.probe(&self.pos)?;
+        self.shared.tbhits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Some(super::tbprobe::value(&p, self.ply))
+    }
+
     fn ordering(&self) -> OrderingContext<'_> {
         let f = &self.stack[self.ply + super::worker::STACK_OFFSET];
         let prev1 = self.stack[self.ply + super::worker::STACK_OFFSET - 1].piece_to;
@@ -167,6 +178,9 @@ impl Worker<'_> {
             beta = beta.min(mate_in(ply + 1));
             if alpha >= beta {
                 return alpha;
+            }
+            if let Some(v) = self.probe_tb() {
+                return v;
             }
         }
         let in_check = self.pos.in_check();
@@ -506,6 +520,9 @@ impl Worker<'_> {
         }
         if self.is_draw() {
             return 0;
+        }
+        if let Some(v) = self.probe_tb() {
+            return v;
         }
         let in_check = self.pos.in_check();
         if ply >= MAX_PLY - 1 {

@@ -9,6 +9,8 @@ use super::tt::TranspositionTable;
 use super::worker::{PaddedCounter, Shared, Worker};
 use super::{Control, Info, Limits, Line, SearchResult, VALUE_INFINITE};
 use crate::board::{Move, Position};
+use crate::tb::Tablebases;
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -21,6 +23,8 @@ pub struct Searcher {
     pub multipv: usize,
     /// Time kept in reserve on every move for the host's latency.
     pub move_overhead: Duration,
+    /// The endgame tablebases probed at nodes of four men or fewer.
+    tb: Option<Arc<Tablebases>>,
 }
 
 impl Default for Searcher {
@@ -38,6 +42,7 @@ impl Searcher {
             histories: Vec::new(),
             multipv: 1,
             move_overhead: Duration::from_millis(10),
+            tb: None,
         };
         s.set_threads(threads);
         s
@@ -74,6 +79,16 @@ impl Searcher {
         }
     }
 
+    /// Uses these endgame tablebases from the next search on (None: none).
+    pub fn set_tablebases(&mut self, tb: Option<Arc<Tablebases>>) {
+        self.tb = tb;
+    }
+
+    /// The endgame tablebases in use.
+    pub fn tablebases(&self) -> Option<&Arc<Tablebases>> {
+        self.tb.as_ref()
+    }
+
     /// Permille of the table used by the latest search.
     pub fn hashfull(&self) -> u32 {
         self.tt.hashfull()
@@ -92,6 +107,9 @@ impl Searcher {
         let mut root: Vec<Move> = legal.iter().copied().filter(|m| limits.searchmoves.contains(m)).collect();
         if root.is_empty() {
             root = legal.to_vec();
+        }
+        if let Some(tb) = &self.tb {
+            super::tbprobe::filter_root(tb, pos, &mut root);
         }
         if root.is_empty() {
             return SearchResult {
@@ -114,6 +132,8 @@ impl Searcher {
             abort: AtomicBool::new(false),
             nodes: (0..threads).map(|_| PaddedCounter::default()).collect(),
             multipv: self.multipv.max(1),
+            tb: self.tb.as_deref(),
+            tbhits: std::sync::atomic::AtomicU64::new(0),
         };
         let (main_hist, helper_hists) = self.histories.split_first_mut().expect("at least one thread");
         let outcomes: Vec<(Vec<super::worker::RootMove>, i32)> = std::thread::scope(|scope| {

@@ -22,6 +22,10 @@ pub(super) struct Shared<'a> {
     /// Nodes searched, one counter per thread (padded to avoid false sharing).
     pub nodes: Vec<PaddedCounter>,
     pub multipv: usize,
+    /// The endgame tablebases, if any.
+    pub tb: Option<&'a crate::tb::Tablebases>,
+    /// Nodes answered by the tablebases.
+    pub tbhits: AtomicU64,
 }
 
 /// A node counter on its own cache line.
@@ -301,6 +305,7 @@ impl<'a> Worker<'a> {
                 nodes,
                 time: sh.time.elapsed(),
                 hashfull,
+                tbhits: sh.tbhits.load(Ordering::Relaxed),
                 pv: rm.pv.clone(),
             });
         }

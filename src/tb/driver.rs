@@ -210,3 +210,56 @@ pub fn probe_report(tbs: &Tablebases, pos: &mut Position) -> Result<String, Stri
     }
     Ok(s)
 }
+
+/// Positions for matches: up to `per_table` legal positions of each ending in `tbs` whose
+/// value for the side to move is `want`, with clocks as a game would have them (a bare
+/// king's count just started, the 50-move clock at 0), as FENs. Draws are taken only where
+/// the game goes on (the rules do not end it at once), and wins only within 100 plies.
+pub fn sample(tbs: &Tablebases, per_table: usize, want: Wdl, seed: u64) -> Vec<String> {
+    let mut rng = crate::rng::Rng::new(seed);
+    let mut out = Vec::new();
+    for m in Material::all(super::pos::MAX_MEN) {
+        let Some(t) = tbs.table(&m) else { continue };
+        let (mut taken, mut tries) = (0, 0);
+        while taken < per_table && tries < 1_000_000 {
+            tries += 1;
+            let idx = rng.index(t.layout.size);
+            let Some(p) = t.layout.decode(idx).filter(|p| !p.opponent_in_check()) else { continue };
+            let board = p.fen();
+            let board = board.split(' ').next().unwrap_or_default();
+            let side = if p.stm == crate::board::Color::White { 'w' } else { 'b' };
+            let Ok(mut pos) = Position::from_fen(&format!("{board} {side} - - 0 60")) else { continue };
+            // A bare king's count starts with the capture that bared it: ply 0 with the bare
+            // side to move, 1 with the strong side to move.
+            let bare = crate::board::Color::ALL.into_iter().find(|&c| pos.is_bare(c));
+            if t.layout.is_dtm()
+                && let Some(bare) = bare
+                && !pos.is_bare(!bare)
+            {
+                let strong = !bare;
+                let limit = super::value::counting_limit(
+                    pos.pieces(strong, PieceType::Rook).any(),
+                    pos.pieces(strong, PieceType::Khon).any(),
+                    pos.pieces(strong, PieceType::Knight).any(),
+                );
+                if limit > 0 {
+                    let ply = (pos.side_to_move() != bare) as u32;
+                    match Position::from_fen(&format!("{board} {side} - {limit} {ply} 60")) {
+                        Ok(p) => pos = p,
+                        Err(_) => continue,
+                    }
+                }
+            }
+            if pos.outcome().is_over() {
+                continue;
+            }
+            match tbs.probe(&pos) {
+                Some(pr) if pr.wdl == want => {}
+                _ => continue,
+            }
+            out.push(pos.fen());
+            taken += 1;
+        }
+    }
+    out
+}

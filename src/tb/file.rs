@@ -3,7 +3,7 @@
 //!
 //! ```text
 //!  0  magic "SITKETB\0"        8 bytes
-//!  8  version                  u32 LE (1)
+//!  8  version                  u32 LE (2)
 //! 12  kind (0 DTM, 1 DTZ), symmetry code, men, 0     4 bytes
 //! 16  material name, ASCII, zero-padded              16 bytes
 //! 32  entries (positions)      u64 LE
@@ -12,6 +12,10 @@
 //! 56  checksum                 u64 LE: FNV-1a of bytes 0..56 and the payload
 //! 64  payload
 //! ```
+//! The entries are written White to move first, then Black to move (the index alternates
+//! them), and an illegal position's entry repeats the entry before it: no legal position
+//! is ever looked up there, and runs grow longer.
+//!
 //! Payload: a sequence of runs. A byte below 0x80 is a literal count n: n+1 entry bytes
 //! follow. A byte c of 0x80 or above is a repeat: the next byte repeats (c - 0x80) + 3 times.
 //! Draws and illegal positions come in long stretches, distances rarely do, so this
@@ -26,7 +30,7 @@ use std::path::Path;
 /// The file name extension.
 pub const EXTENSION: &str = "stb";
 const MAGIC: &[u8; 8] = b"SITKETB\0";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 const HEADER: usize = 64;
 
 /// FNV-1a, 64 bits.
@@ -94,7 +98,17 @@ pub fn decompress(payload: &[u8], len: usize) -> Option<Vec<u8>> {
 
 /// Writes `table` to `path`; returns the file's size in bytes.
 pub fn write(path: &Path, table: &Table) -> std::io::Result<u64> {
-    let payload = compress(&table.data);
+    let n = table.data.len();
+    let mut entries: Vec<u8> = (0..2).flat_map(|half| table.data[half..].iter().step_by(2).copied()).collect();
+    let mut prev = 0;
+    for b in entries.iter_mut() {
+        if *b == super::value::Stored::Invalid.to_byte() {
+            *b = prev;
+        }
+        prev = *b;
+    }
+    debug_assert_eq!(entries.len(), n);
+    let payload = compress(&entries);
     let l = &table.layout;
     let mut header = [0u8; HEADER];
     header[..8].copy_from_slice(MAGIC);
@@ -171,7 +185,13 @@ pub fn read(path: &Path, m: &Material) -> Result<Table, FileError> {
     if fnv1a(fnv1a(FNV_OFFSET, &bytes[..56]), payload) != u64_at(56) {
         return bad("checksum mismatch (damaged file)".into());
     }
-    let data = decompress(payload, entries).ok_or_else(|| FileError::Format("malformed payload".into()))?;
+    let halves = decompress(payload, entries).ok_or_else(|| FileError::Format("malformed payload".into()))?;
+    let mut data = vec![0u8; entries];
+    let (white, black) = halves.split_at(entries / 2);
+    for (i, (&w, &b)) in white.iter().zip(black).enumerate() {
+        data[2 * i] = w;
+        data[2 * i + 1] = b;
+    }
     if data.iter().any(|&b| super::value::Stored::from_byte(b).is_none()) {
         return bad("an entry byte no writer produces".into());
     }

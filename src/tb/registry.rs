@@ -20,7 +20,7 @@ pub struct Table {
 }
 
 impl Table {
-    /// The entry at `idx`.
+    /// The entry at `idx` (an index that is no legal position holds any value).
     #[inline]
     pub fn get(&self, idx: usize) -> Stored {
         Stored::from_byte(self.data[idx]).unwrap_or(Stored::Invalid)
