@@ -6,6 +6,7 @@ pub mod bitboard;
 pub mod fen;
 pub mod movegen;
 pub mod notation;
+pub mod perft;
 pub mod position;
 pub mod rules;
 pub mod san;

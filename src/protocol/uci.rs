@@ -187,7 +187,7 @@ impl Session {
 
     /// `bench [depth] [threads] [hash]`, the arguments of the `sitke bench` subcommand.
     fn bench(&mut self, args: &[&str]) {
-        let defaults = [crate::tools::bench::DEFAULT_DEPTH as i64, 1, 16];
+        let defaults = [crate::search::bench::DEFAULT_DEPTH as i64, 1, 16];
         // Bench cannot be interrupted (quit still ends the process), so its depth is capped.
         let limits = [(1, 20), (1, super::options::MAX_THREADS), (1, 4096)];
         let names = ["depth", "threads", "hash"];

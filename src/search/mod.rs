@@ -5,6 +5,7 @@
 //! (stop, ponder), and receives progress as `Info` values; the search knows nothing of
 //! UCI text.
 
+pub mod bench;
 pub mod history;
 pub mod movepick;
 pub mod params;

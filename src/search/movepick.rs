@@ -279,7 +279,7 @@ fn quiet_score(pos: &Position, ctx: &OrderingContext, m: Move) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::perft::{parse_epd, perft};
+    use crate::board::perft::{parse_epd, perft};
 
     fn picker_perft(pos: &mut Position, depth: u32, hist: &Histories) -> u64 {
         if depth == 0 {

@@ -2,8 +2,8 @@
 //! count is the engine's signature: identical from run to run on one thread, and changed
 //! only by commits that change the search (their messages end with `Bench: <nodes>`).
 
+use super::{Control, Limits, Searcher};
 use crate::board::Position;
-use crate::search::{Control, Limits, Searcher};
 use std::time::{Duration, Instant};
 
 /// The depth `bench` searches each position to by default.
