@@ -31,7 +31,9 @@ FSF = "/usr/games/fairy-stockfish"
 def bench_positions():
     src = open(os.path.join(ROOT, "src", "search", "bench.rs")).read()
     body = src.split("pub const POSITIONS", 1)[1].split("];", 1)[0]
-    return re.findall(r'"([^"]+)"', body)
+    rules = open(os.path.join(ROOT, "src", "board", "sittuyin.rs")).read()
+    start = re.search(r'pub const START_FEN: &str = "([^"]+)"', rules).group(1)
+    return [m.group(1) or start for m in re.finditer(r'"([^"]+)"|\bSTART_FEN\b', body)]
 
 
 def search(engine, fen, go):

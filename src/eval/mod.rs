@@ -22,6 +22,7 @@ use weights::{
 
 use crate::board::attacks;
 use crate::board::position::pawn_attack_set;
+use crate::board::sittuyin::{FIFTY_MOVE_PLIES, promotable_pawns};
 use crate::board::{Bitboard, Color, PieceType, Position, Square};
 use layout::*;
 
@@ -306,16 +307,8 @@ fn pawn_terms<T: Tracer>(e: &mut Eval<'_, T>, c: Color) {
     if !pawns.more_than_one() {
         e.add(c, LAST_PAWN, 1);
     }
-    if pos.pieces(c, PieceType::Met).is_empty() {
-        let eligible = if pawns.more_than_one() { pawns & promotion_squares(c) } else { pawns };
-        e.add(c, PAWN_PROMOTABLE, eligible.count() as i32);
-    }
-}
-
-fn promotion_squares(c: Color) -> Bitboard {
-    use Square::*;
-    let white = Bitboard::from_square(A8) | B7 | C6 | D5 | E5 | F6 | G7 | H8;
-    if c == Color::White { white } else { white.flip_vertical() }
+    let promotable = promotable_pawns(c, pawns, pos.pieces(c, PieceType::Met));
+    e.add(c, PAWN_PROMOTABLE, promotable.count() as i32);
 }
 
 /// Endgame knowledge that no linear term expresses: sides that cannot mate, driving a bare
@@ -361,7 +354,8 @@ fn endgame_adjust(pos: &Position, score: i32) -> i32 {
         let left = (limit - pos.counting_ply() as i32).max(0);
         score = score * (left + 8) / (limit + 8);
     }
-    score = score * (200 - pos.rule50().min(100) as i32) / 200;
+    let fifty = FIFTY_MOVE_PLIES as i32;
+    score = score * (2 * fifty - pos.rule50().min(FIFTY_MOVE_PLIES) as i32) / (2 * fifty);
     score
 }
 

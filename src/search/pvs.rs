@@ -8,8 +8,13 @@ use super::see::{captured_value, see_ge};
 use super::tt::Bound;
 use super::worker::Worker;
 use super::{MATE_BOUND, MAX_PLY, VALUE_INFINITE, VALUE_NONE, mate_in, mated_in};
+use crate::board::sittuyin::FIFTY_MOVE_PLIES;
 use crate::board::{Move, PieceType};
 use crate::eval::evaluate;
+
+/// Transposition-table cutoffs stop this many plies before the 50-move limit: a stored score
+/// may be a win that the limit, reached since, has made a draw.
+const TT_FIFTY_MOVE_MARGIN: u32 = 10;
 
 /// The kind of node being searched.
 pub(super) trait NodeType {
@@ -84,25 +89,11 @@ impl Worker<'_> {
         self.search::<Root>(alpha, beta, depth, false)
     }
 
-    /// Whether the position at the current ply is drawn by rule (repetition counts once
-    /// inside the tree), unless the side to move is checkmated.
+    /// Whether the position at the current ply is drawn by rule, as the game judges it
+    /// (`Position::draw_by_rule`) except that a repetition counts once inside the tree.
+    /// Stalemate is left to the move loop, which finds no move.
     fn is_draw(&self) -> bool {
-        let pos = &self.pos;
-        if pos.is_repetition_draw(self.ply) {
-            return true;
-        }
-        if pos.rule50() >= 100 || pos.counting_expired() {
-            return !pos.in_check() || pos.has_legal_move();
-        }
-        let no_mating_force =
-            (pos.pieces_of_type(PieceType::Rook) | pos.pieces_of_type(PieceType::Khon)).is_empty() && !pos.in_setup();
-        if no_mating_force
-            && pos.has_insufficient_material(crate::board::Color::White)
-            && pos.has_insufficient_material(crate::board::Color::Black)
-        {
-            return true;
-        }
-        pos.pieces_of_color(pos.side_to_move()).count() == 2 && pos.is_promotion_stalemate()
+        self.pos.draw_by_rule(self.pos.is_repetition_draw(self.ply)).is_some()
     }
 
     fn ordering(&self) -> OrderingContext<'_> {
@@ -180,7 +171,7 @@ impl Worker<'_> {
         if !N::PV
             && let Some(e) = tte
             && e.depth >= depth
-            && self.pos.rule50() < 90
+            && self.pos.rule50() + TT_FIFTY_MOVE_MARGIN < FIFTY_MOVE_PLIES
             && (e.bound == Bound::Exact
                 || (e.bound == Bound::Lower && e.score >= beta)
                 || (e.bound == Bound::Upper && e.score <= alpha))
