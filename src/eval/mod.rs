@@ -7,6 +7,7 @@
 //! is what both the `eval` breakdown and the tuner use.
 
 mod layout;
+pub mod nnue;
 mod score;
 mod trace;
 mod weights;
