@@ -8,6 +8,8 @@
 pub mod bench;
 pub mod history;
 pub mod movepick;
+#[cfg(test)]
+mod nnue_tests;
 pub mod params;
 mod pvs;
 pub mod see;
