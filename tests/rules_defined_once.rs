@@ -4,8 +4,8 @@
 //! functions again, or spells one of the rule values that were once written in several
 //! places (the start position, the promotion squares, the last-pawn rule, the drop ranks,
 //! the counting and 50-move limits, the repetition count, the met colours of the
-//! insufficient-material rule). Comments and `#[cfg(test)]` modules, where positions and
-//! expected values are test data, are not looked at.
+//! insufficient-material rule). Comments and `#[cfg(test)]` items and module files, where
+//! positions and expected values are test data, are not looked at.
 
 use std::path::{Path, PathBuf};
 
@@ -44,29 +44,55 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The code lines of a file (1-based numbers): comments dropped, and everything from the
-/// first `#[cfg(test)]` on, which by the project's layout is the test module at the end.
-fn code_lines(text: &str) -> Vec<(usize, String)> {
+/// The code lines of a file (1-based numbers), comments and `#[cfg(test)]` items dropped,
+/// and the files of the test modules it declares (`#[cfg(test)] mod name;`).
+fn code_lines(file: &Path, text: &str) -> (Vec<(usize, String)>, Vec<PathBuf>) {
     let mut lines = Vec::new();
+    let mut test_files = Vec::new();
+    // Inside a `#[cfg(test)]` item: the brace depth so far, and whether a brace opened yet.
+    let mut skipping: Option<(i32, bool)> = None;
     for (i, line) in text.lines().enumerate() {
-        if line.trim_start().starts_with("#[cfg(test)]") {
-            break;
-        }
         let code = match line.find("//") {
             Some(at) => &line[..at],
             None => line,
         };
-        if !code.trim().is_empty() {
-            lines.push((i + 1, code.to_string()));
+        if code.trim().is_empty() {
+            continue;
         }
+        if code.trim_start().starts_with("#[cfg(test)]") {
+            skipping = Some((0, false));
+            continue;
+        }
+        if let Some((depth, opened)) = skipping.as_mut() {
+            if !*opened && let Some(name) = code.trim().strip_prefix("mod ").and_then(|r| r.strip_suffix(';')) {
+                test_files.extend(module_files(file, name.trim()));
+                skipping = None;
+                continue;
+            }
+            *depth += code.matches('{').count() as i32 - code.matches('}').count() as i32;
+            *opened |= code.contains('{');
+            if (*opened && *depth <= 0) || (!*opened && code.trim_end().ends_with(';')) {
+                skipping = None;
+            }
+            continue;
+        }
+        lines.push((i + 1, code.to_string()));
     }
-    lines
+    (lines, test_files)
+}
+
+/// Where the module `name` declared in `file` may live.
+fn module_files(file: &Path, name: &str) -> Vec<PathBuf> {
+    let dir = file.parent().expect("a file has a directory");
+    let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+    let base = if ["mod", "lib", "main"].contains(&stem) { dir.to_path_buf() } else { dir.join(stem) };
+    vec![base.join(format!("{name}.rs")), base.join(name).join("mod.rs")]
 }
 
 /// The names the rules module defines: its constants and functions.
 fn rule_names(rules: &str) -> Vec<String> {
     let mut names = Vec::new();
-    for (_, line) in code_lines(rules) {
+    for (_, line) in code_lines(Path::new(RULES_FILE), rules).0 {
         let line = line.trim_start().trim_start_matches("pub ").trim_start_matches("pub(crate) ");
         for keyword in ["const fn ", "fn ", "const "] {
             if let Some(rest) = line.strip_prefix(keyword) {
@@ -110,11 +136,17 @@ fn each_rule_is_defined_once() {
     sources(&root.join("src"), &mut files);
     files.sort();
     assert!(files.len() > 20, "found only {files:?}");
+    let texts: Vec<String> =
+        files.iter().map(|f| std::fs::read_to_string(f).expect("a readable source file")).collect();
+    let scanned: Vec<_> = files.iter().zip(&texts).map(|(f, t)| code_lines(f, t)).collect();
+    let test_files: Vec<&PathBuf> = scanned.iter().flat_map(|(_, t)| t).collect();
+    assert!(!test_files.is_empty(), "no #[cfg(test)] mod file found: the scan is broken");
     let mut found = Vec::new();
-    for file in &files {
+    for (file, (lines, _)) in files.iter().zip(&scanned) {
+        if test_files.contains(&file) {
+            continue;
+        }
         let relative = file.strip_prefix(root).expect("under the crate").to_string_lossy().replace('\\', "/");
-        let text = std::fs::read_to_string(file).expect("a readable source file");
-        let lines = code_lines(&text);
         if relative == RULES_FILE {
             for name in &names {
                 let n = lines.iter().filter(|(_, l)| defines(l, name)).count();
@@ -124,7 +156,7 @@ fn each_rule_is_defined_once() {
             }
             continue;
         }
-        for (number, line) in &lines {
+        for (number, line) in lines {
             for name in &names {
                 if defines(line, name) {
                     found.push(format!("{relative}:{number}: defines the rule {name} again: {}", line.trim()));

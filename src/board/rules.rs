@@ -1,8 +1,8 @@
 //! The end of the game, exactly as Fairy-Stockfish adjudicates Sittuyin: checkmate,
 //! stalemate, threefold repetition, the 50-move rule, the counting rule, promotion
-//! stalemate and insufficient material (docs/rules.md, "End of the game"). The limits and
-//! the material cases are `sittuyin`'s; the game (`outcome`) and the search
-//! (`draw_by_rule`) judge draws with the same predicates.
+//! stalemate and insufficient material (docs/rules.md, "The end of the game"). The limits
+//! and the material cases are `sittuyin`'s; the game (`outcome`) and the search judge
+//! draws with the same predicate, `draw_by_rule`.
 
 use super::position::Position;
 use super::sittuyin::{FIFTY_MOVE_PLIES, REPETITION_DRAW_COUNT};

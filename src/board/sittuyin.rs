@@ -12,8 +12,9 @@ use super::types::{Color, PieceType, Square};
 
 // ---- the start ---------------------------------------------------------------------------
 
-/// The start position (docs/rules.md, "Start and setup"): the pawns are set, every other
-/// piece is in hand. The pocket is written as Fairy-Stockfish's variant definition writes it.
+/// The start position (docs/rules.md, "The start: placing the men"): the pawns are set,
+/// every other piece is in hand. The pocket is written as Fairy-Stockfish's variant
+/// definition writes it.
 pub const START_FEN: &str = "8/8/4pppp/pppp4/4PPPP/PPPP4/8/8[KFRRSSNNkfrrssnn] w - - 0 1";
 
 // ---- the setup phase ---------------------------------------------------------------------
@@ -27,7 +28,7 @@ pub const ROOK_DROP_RANK: u8 = 0;
 pub const PAWN_DROP_LOWEST_RANK: u8 = 1;
 
 /// The squares `c` may drop a `pt` on, before emptiness, checks and pins are considered
-/// (docs/rules.md, "Start and setup").
+/// (docs/rules.md, "The start: placing the men").
 #[inline(always)]
 pub const fn drop_zone(c: Color, pt: PieceType) -> Bitboard {
     let (low, high) = match pt {
@@ -47,7 +48,7 @@ pub const fn drop_zone(c: Color, pt: PieceType) -> Bitboard {
 // ---- promotion ---------------------------------------------------------------------------
 
 /// White's promotion squares: the two long diagonals in Black's half (docs/rules.md,
-/// "Promotion"). Black's are their mirror image.
+/// "Pawns and promotion"). Black's are their mirror image.
 pub const WHITE_PROMOTION_SQUARES: [Square; 8] =
     [Square::A8, Square::B7, Square::C6, Square::D5, Square::E5, Square::F6, Square::G7, Square::H8];
 
@@ -97,18 +98,20 @@ pub fn promotion_destinations(from: Square, empty: Bitboard, enemies: Bitboard) 
 
 /// The counting rule's limits in moves for a bare king, by the strongest piece the other
 /// side has on the board (the first of these it has), and no pawn on the board (docs/rules.md,
-/// "End of the game").
+/// "The counting rule").
 pub const COUNTING_LIMITS: [(PieceType, u32); 3] =
     [(PieceType::Rook, 16), (PieceType::Khon, 44), (PieceType::Knight, 64)];
 
-/// The 50-move rule: plies without a capture, pawn move, drop or promotion that draw.
+/// The 50-move rule: plies without a capture, pawn move, drop or promotion that draw
+/// (docs/rules.md, "The 50-move rule").
 pub const FIFTY_MOVE_PLIES: u32 = 100;
 
-/// Occurrences of one position (side to move and hands included) that draw.
+/// Occurrences of one position (side to move and hands included) that draw (docs/rules.md,
+/// "Repetition").
 pub const REPETITION_DRAW_COUNT: u32 = 3;
 
 /// Pieces of which one on the board, or anything in hand, always gives a side mating
-/// material.
+/// material (docs/rules.md, "Insufficient material").
 pub const MATING_PIECES: [PieceType; 2] = [PieceType::Rook, PieceType::Khon];
 
 /// The piece bound to one square colour: mets alone cannot mate while every met on the board
