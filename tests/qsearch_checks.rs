@@ -1,14 +1,14 @@
-//! Quiet checks at the first ply of quiescence search. A test binary of its own, since it
-//! flips a global feature switch that other tests must not see.
+//! Quiet checks at the first ply of quiescence search.
 
 use sitke::board::Position;
-use sitke::search::params::USE_QS_CHECKS;
+use sitke::search::params::SearchParams;
 use sitke::search::{Control, Limits, Searcher};
 
 /// The best move and value of a one-ply search.
-fn depth_one(fen: &str) -> (String, i32) {
+fn depth_one(fen: &str, params: SearchParams) -> (String, i32) {
     let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
     let mut searcher = Searcher::new(16, 1);
+    searcher.params = params;
     let limits = Limits { depth: Some(1), ..Limits::default() };
     let r = searcher.search(&pos, &limits, &Control::new(), &mut |_| {});
     (r.best.to_string(), r.value)
@@ -20,10 +20,8 @@ fn a_one_ply_search_sees_a_quiet_mating_check_behind_a_capture() {
     // in behind its own pawns. The mate starts with a quiet check, which only quiescence
     // search with checks plays after the one ply.
     let fen = "k7/8/7r/4n3/4R3/8/PP6/K7[] w - - 0 40";
-    USE_QS_CHECKS.set(0);
-    let (blind, blind_value) = depth_one(fen);
-    USE_QS_CHECKS.set(1);
-    let (seen, seen_value) = depth_one(fen);
+    let (blind, blind_value) = depth_one(fen, SearchParams { USE_QS_CHECKS: false, ..SearchParams::default() });
+    let (seen, seen_value) = depth_one(fen, SearchParams::default());
     // Without the checks the knight is simply won: the test position does what it claims.
     assert_eq!(blind, "e4e5", "value {blind_value}");
     assert!(blind_value > 150, "{blind_value}");
