@@ -96,7 +96,7 @@ fn parse_counter(s: &str, err: fn(String) -> FenError) -> Result<u32, FenError> 
 }
 
 impl Position {
-    /// Parses a FEN in any dialect RULES.md allows; never panics.
+    /// Parses a FEN in any dialect docs/protocol.md allows; never panics.
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.is_empty() {
