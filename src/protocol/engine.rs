@@ -342,6 +342,7 @@ impl SearchJob {
             }
             s.multipv = skill.map_or(o.multipv, |sk| sk.multipv().max(o.multipv));
             s.move_overhead = Duration::from_millis(o.move_overhead_ms);
+            s.params = o.search;
             let control: &Control = &self.control;
             let mut report = |info: &Info| {
                 // Lines searched only for the weak player's choice are not the host's business.

@@ -14,6 +14,8 @@ pub mod params;
 mod pvs;
 pub mod see;
 pub mod skill;
+#[cfg(test)]
+mod tests;
 mod threads;
 pub mod time;
 pub mod tt;
