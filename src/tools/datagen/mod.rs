@@ -9,6 +9,7 @@
 //! duplicated game. The position target counts the whole file, so rerunning the same
 //! command finishes the job.
 
+pub mod binary;
 pub mod format;
 pub mod from_pgn;
 pub mod game;
