@@ -128,7 +128,7 @@ struct DatagenArgs {
     /// its format).
     #[arg(long, short, required = true)]
     out: Option<std::path::PathBuf>,
-    /// Write a new file in the text format (one FEN a line, about 70 bytes a position)
+    /// Write a new file in the text format (one FEN a line, about 58 bytes a position)
     /// instead of the binary one (32).
     #[arg(long)]
     text: bool,
