@@ -11,8 +11,9 @@
 //! command finishes the job.
 //!
 //! Two formats: the binary one (`binary`, 32 bytes a position, the default for a new file)
-//! and the text one (`format`, about 58 bytes a position, one FEN a line). An existing
-//! file is continued in its own format. `data` reads either; `convert` turns text into
+//! and the text one (`format`, about 58 bytes a position, one FEN a line; the command line
+//! picks it for `--text` or a name ending in `.txt`). An existing file is continued in its
+//! own format. `data` reads either; `convert` turns text into
 //! binary.
 
 pub mod binary;
