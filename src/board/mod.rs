@@ -16,7 +16,7 @@ pub mod types;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
-pub use fen::FenError;
+pub use fen::{FenError, Setup};
 pub use movegen::{GenType, MoveList, MoveSet, SetKind};
 pub use notation::MoveError;
 pub use position::{Position, State};
