@@ -622,7 +622,8 @@ mod tests {
         // factor to some score.
         let mut rng = crate::rng::Rng::new(7);
         let probes = [-2500, -700, -120, -7, 7, 120, 700, 2500];
-        let fifty = |pos: &Position, x: i32| x * (RULE50_SPAN - pos.rule50().min(FIFTY_MOVE_PLIES) as i32) / RULE50_SPAN;
+        let fifty =
+            |pos: &Position, x: i32| x * (RULE50_SPAN - pos.rule50().min(FIFTY_MOVE_PLIES) as i32) / RULE50_SPAN;
         let (mut flagged, mut plain, mut counting) = (0, 0, 0);
         for _ in 0..200 {
             let mut pos = Position::startpos();
