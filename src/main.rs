@@ -120,10 +120,18 @@ struct TuneArgs {
 
 /// Options of `sitke datagen`.
 #[derive(clap::Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 struct DatagenArgs {
-    /// Data file to append to.
-    #[arg(long, short)]
-    out: std::path::PathBuf,
+    #[command(subcommand)]
+    command: Option<DatagenCommand>,
+    /// Data file to append to (a new one is binary unless --text; an existing one keeps
+    /// its format).
+    #[arg(long, short, required = true)]
+    out: Option<std::path::PathBuf>,
+    /// Write a new file in the text format (one FEN a line, about 70 bytes a position)
+    /// instead of the binary one (32).
+    #[arg(long)]
+    text: bool,
     /// Stop once the file holds this many positions.
     #[arg(long, default_value_t = 1_000_000)]
     positions: u64,
@@ -166,6 +174,20 @@ struct DatagenArgs {
     /// Seconds between progress lines.
     #[arg(long, default_value_t = 10)]
     report: u64,
+}
+
+/// What `sitke datagen` does besides playing games.
+#[derive(Subcommand)]
+enum DatagenCommand {
+    /// Convert a text data file into the binary format (game ids and results kept).
+    Convert {
+        /// The text data file.
+        #[arg(long)]
+        from: std::path::PathBuf,
+        /// The binary file to write (replaced if it exists).
+        #[arg(long, short)]
+        out: std::path::PathBuf,
+    },
 }
 
 fn main() {
@@ -250,9 +272,32 @@ fn pgn_positions(pgn: &std::path::Path, out: &std::path::Path) {
 }
 
 fn datagen(a: DatagenArgs) {
-    use sitke::tools::datagen::{self, DatagenConfig, game};
+    use sitke::tools::datagen::{self, DatagenConfig, Format, game};
+    if let Some(DatagenCommand::Convert { from, out }) = a.command {
+        let start = Instant::now();
+        match datagen::convert::text_to_binary(&from, &out) {
+            Ok(c) => {
+                if c.unfinished > 0 {
+                    eprintln!("datagen convert: left out an unfinished last line ({} bytes)", c.unfinished);
+                }
+                eprintln!(
+                    "datagen convert: {} positions from {} games written to {} in {}",
+                    c.positions,
+                    c.games,
+                    out.display(),
+                    datagen::format_duration(start.elapsed())
+                );
+            }
+            Err(e) => {
+                eprintln!("error: datagen convert: {e}");
+                std::process::exit(1);
+            }
+        }
+        return;
+    }
     let cfg = DatagenConfig {
-        out: a.out,
+        out: a.out.expect("clap requires --out without a subcommand"),
+        format: if a.text { Format::Text } else { Format::Binary },
         positions: a.positions,
         threads: a.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         hash_mb: a.hash,

@@ -13,7 +13,7 @@ pub mod types;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
-pub use fen::{FenError, START_FEN};
+pub use fen::{FenError, START_FEN, Setup};
 pub use movegen::{GenType, MoveList, MoveSet, SetKind};
 pub use notation::MoveError;
 pub use position::{Position, State};
