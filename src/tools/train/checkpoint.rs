@@ -63,6 +63,8 @@ pub struct Recipe {
     pub lambda: f64,
     /// Positions whose score exceeds this in magnitude are left out (None: none are).
     pub max_score: Option<i32>,
+    /// Whether the 50-move rule's factor is divided out of the scores.
+    pub unscale_rule50: bool,
     /// Share of the games held out for validation.
     pub validation: f64,
     /// The hash of the float net the run started from (None: random weights).
@@ -107,6 +109,7 @@ impl Recipe {
         line("k", self.k.to_string());
         line("lambda", self.lambda.to_string());
         line("max_score", self.max_score.map_or("none".into(), |m| m.to_string()));
+        line("rule50", if self.unscale_rule50 { "unscale" } else { "keep" }.to_string());
         line("validation", self.validation.to_string());
         line("init", self.init.clone().unwrap_or_else(|| "none".into()));
         t
@@ -145,6 +148,11 @@ impl Recipe {
             max_score: match get("max_score")? {
                 "none" => None,
                 v => Some(num("max_score", v)?),
+            },
+            unscale_rule50: match get("rule50")? {
+                "unscale" => true,
+                "keep" => false,
+                v => return Err(format!("recipe: rule50='{v}' is neither unscale nor keep")),
             },
             validation: num("validation", get("validation")?)?,
             init: match get("init")? {
@@ -309,6 +317,7 @@ mod tests {
             k: 400.0,
             lambda: 0.75,
             max_score: Some(3000),
+            unscale_rule50: true,
             validation: 0.1,
             init: None,
         }

@@ -13,8 +13,10 @@
 
 pub mod adam;
 pub mod checkpoint;
+pub mod cli;
 pub mod data;
 pub mod grad;
+pub mod load;
 pub mod model;
 
 use crate::eval::nnue::Network;

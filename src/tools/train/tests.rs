@@ -51,6 +51,7 @@ fn recipe(epochs: usize) -> Recipe {
         k: 400.0,
         lambda: 1.0,
         max_score: None,
+        unscale_rule50: true,
         validation: 0.0,
         init: None,
     }
