@@ -126,11 +126,11 @@ struct TuneArgs {
 struct DatagenArgs {
     #[command(subcommand)]
     command: Option<DatagenCommand>,
-    /// Data file to append to (a new one is binary unless --text; an existing one keeps
-    /// its format).
+    /// Data file to append to (a new one is binary unless --text or its name ends in
+    /// .txt; an existing one keeps its format).
     #[arg(long, short, required = true)]
     out: Option<std::path::PathBuf>,
-    /// Write a new file in the text format (one FEN a line, about 70 bytes a position)
+    /// Write a new file in the text format (one FEN a line, about 58 bytes a position)
     /// instead of the binary one (32).
     #[arg(long)]
     text: bool,
@@ -303,9 +303,12 @@ fn datagen(a: DatagenArgs) {
         }
         return;
     }
+    let out = a.out.expect("clap requires --out without a subcommand");
+    // A file named .txt is meant to be read as text (by scripts/fsf_label.py, say).
+    let text = a.text || out.extension().is_some_and(|e| e == "txt");
     let cfg = DatagenConfig {
-        out: a.out.expect("clap requires --out without a subcommand"),
-        format: if a.text { Format::Text } else { Format::Binary },
+        out,
+        format: if text { Format::Text } else { Format::Binary },
         positions: a.positions,
         threads: a.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         hash_mb: a.hash,

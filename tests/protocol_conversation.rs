@@ -1,4 +1,4 @@
-//! Whole conversations with the real binary: the cutechess sequence of PROTOCOL.md, searches
+//! Whole conversations with the real binary: the cutechess sequence of docs/protocol.md, searches
 //! by depth, nodes and clock, stop, ponder and ponderhit, go infinite, option changes between
 //! games, MultiPV, WDL, mate scores, no legal move, quit and end of input.
 
@@ -23,7 +23,7 @@ fn after(moves: &[String]) -> Position {
     pos
 }
 
-/// Checks an `info depth` line: PROTOCOL.md's fields in its order.
+/// Checks an `info depth` line: docs/protocol.md's fields in its order.
 fn check_info_line(line: &str) {
     let keys: Vec<&str> = line
         .split_whitespace()
@@ -48,7 +48,7 @@ fn cutechess_game_sequence() {
     let hello = e.expect("uciok");
     assert!(hello[0].starts_with("id name Sitke"));
     assert!(hello[1].starts_with("id author"));
-    // Every option PROTOCOL.md lists (this is the one place that checks the list).
+    // Every option docs/protocol.md lists (this is the one place that checks the list).
     for name in [
         "UCI_Variant type combo default sittuyin var sittuyin",
         "Threads type spin",

@@ -4,7 +4,7 @@
 //! showed the position the commands so far describe.
 //!
 //! The test keeps a model of the engine's state (position and dialect) by applying each
-//! line the way PROTOCOL.md says: a bad FEN changes nothing, a bad move list keeps the moves
+//! line the way docs/protocol.md says: a bad FEN changes nothing, a bad move list keeps the moves
 //! before the first bad one. `SITKE_FUZZ_LINES` (default 10,000) and `SITKE_FUZZ_SEED` change
 //! the run.
 

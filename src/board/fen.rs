@@ -115,7 +115,7 @@ pub struct Setup {
 }
 
 impl Position {
-    /// Parses a FEN in any dialect RULES.md allows; never panics.
+    /// Parses a FEN in any dialect docs/protocol.md allows; never panics.
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.is_empty() {

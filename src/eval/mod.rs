@@ -58,6 +58,20 @@ pub fn evaluate(pos: &Position) -> i32 {
     evaluate_with(pos, &WEIGHTS, &mut NoTrace)
 }
 
+/// The net's evaluation, from the side to move's point of view, with the endgame knowledge
+/// the classical evaluation has around it (a bare king, drawish material, the counting and
+/// 50-move rules): the net sees none of the rules' clocks.
+pub fn evaluate_net(pos: &Position, acc: &nnue::AccumulatorStack) -> i32 {
+    net_score_with_rules(pos, acc.evaluate(pos))
+}
+
+/// Wraps a raw net score (side to move's view) in the rules' endgame knowledge.
+pub fn net_score_with_rules(pos: &Position, raw: i32) -> i32 {
+    let sign = pos.side_to_move().sign();
+    let white = raw.clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1) * sign;
+    (endgame_adjust(pos, white) * sign).clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1)
+}
+
 /// The evaluation with its breakdown by term, for the `eval` command.
 pub fn breakdown(pos: &Position) -> Breakdown {
     let mut b = Breakdown::default();

@@ -10,6 +10,7 @@ use super::go::Go;
 use super::options::{ELO_RANGE, Options};
 use super::output::{InfoStyle, bestmove_line, info_line, send};
 use crate::board::{Move, Position};
+use crate::eval::nnue::Network;
 use crate::rng::Rng;
 use crate::search::skill::Skill;
 use crate::search::{Control, Info, SearchResult, Searcher};
@@ -81,6 +82,8 @@ pub struct Engine {
     active: Arc<AtomicBool>,
     /// Set by `Clear Hash` or `ucinewgame` while a job runs: the next search clears first.
     clear_pending: bool,
+    /// The net loaded by `EvalFile`, used while `Use NNUE` is on.
+    network: Option<Arc<Network>>,
 }
 
 impl Default for Engine {
@@ -100,6 +103,7 @@ impl Engine {
             job: None,
             active: Arc::new(AtomicBool::new(false)),
             clear_pending: false,
+            network: None,
         }
     }
 
@@ -161,6 +165,26 @@ impl Engine {
         apply_sizes(&mut s, options)
     }
 
+    /// Loads the net in `path` for the next searches. On failure the net loaded before stays,
+    /// and the error names the file and the problem.
+    pub fn load_network(&mut self, path: &str) -> Result<&Network, String> {
+        if path.is_empty() {
+            return Err("EvalFile: no net is built into this binary; give a net file's path".to_string());
+        }
+        let kept = match &self.network {
+            Some(n) => format!("keeping {}", n.name()),
+            None => "no net loaded".to_string(),
+        };
+        let bytes = std::fs::read(path).map_err(|e| format!("EvalFile {path}: {e}; {kept}"))?;
+        let net = Network::from_bytes(&bytes).map_err(|e| format!("EvalFile {path}: {e}; {kept}"))?;
+        Ok(self.network.insert(Arc::new(net)))
+    }
+
+    /// The loaded net, if any.
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.network.as_ref()
+    }
+
     /// Clears the hash table and the search statistics (now, or before the next search).
     pub fn clear(&mut self) {
         if self.busy().is_some() {
@@ -188,6 +212,7 @@ impl Engine {
             wake: Arc::clone(&self.wake),
             options: options.clone(),
             clear_first: std::mem::take(&mut self.clear_pending),
+            network: if options.use_nnue { self.network.clone() } else { None },
             dialect,
             active: Arc::clone(&self.active),
         };
@@ -284,6 +309,7 @@ struct SearchJob {
     wake: Arc<Wake>,
     options: Options,
     clear_first: bool,
+    network: Option<Arc<Network>>,
     dialect: Dialect,
     active: Arc<AtomicBool>,
 }
@@ -309,6 +335,7 @@ impl SearchJob {
             if let Err(e) = apply_sizes(&mut s, o) {
                 super::output::info_string(&e);
             }
+            s.set_network(self.network);
             if self.clear_first {
                 s.clear();
             }

@@ -28,6 +28,7 @@ enum Kind {
     Check { default: bool },
     Button,
     Combo { default: &'static str, vars: &'static [&'static str] },
+    Str { default: &'static str },
 }
 
 /// Which option a name refers to.
@@ -57,6 +58,10 @@ pub enum Id {
     ShowWdl,
     /// `UCI_AnalyseMode`.
     AnalyseMode,
+    /// `Use NNUE`: evaluate with the net rather than the classical evaluation.
+    UseNnue,
+    /// `EvalFile`: the net file to load (empty: the net built into the binary).
+    EvalFile,
     /// A named search constant (`search::params`), set directly; not listed by `uci`,
     /// since it is for tuning and ablation matches, not for players.
     SearchParam,
@@ -76,6 +81,8 @@ const SPECS: &[(Id, &str, Kind)] = &[
     (Id::Elo, "UCI_Elo", Kind::Spin { default: ELO_RANGE.0, min: ELO_RANGE.0, max: ELO_RANGE.1 }),
     (Id::ShowWdl, "UCI_ShowWDL", Kind::Check { default: false }),
     (Id::AnalyseMode, "UCI_AnalyseMode", Kind::Check { default: false }),
+    (Id::UseNnue, "Use NNUE", Kind::Check { default: false }),
+    (Id::EvalFile, "EvalFile", Kind::Str { default: "" }),
 ];
 
 /// Older USI hosts prefix the standard options with `USI_`.
@@ -94,6 +101,13 @@ pub fn option_lines() -> String {
             Kind::Combo { default, vars } => {
                 let vars: String = vars.iter().map(|v| format!(" var {v}")).collect();
                 format!("option name {name} type combo default {default}{vars}")
+            }
+            // UCI has no way to write an empty default but this placeholder.
+            Kind::Str { default } => {
+                format!(
+                    "option name {name} type string default {}",
+                    if default.is_empty() { "<empty>" } else { default }
+                )
             }
         };
         s.push_str(&line);
@@ -125,6 +139,10 @@ pub struct Options {
     pub show_wdl: bool,
     /// Whether the host is analysing rather than playing a game.
     pub analyse_mode: bool,
+    /// Whether the net evaluates (when one is loaded).
+    pub use_nnue: bool,
+    /// The net file asked for; empty for the built-in net.
+    pub eval_file: String,
 }
 
 impl Default for Options {
@@ -140,6 +158,8 @@ impl Default for Options {
             elo: 0,
             show_wdl: false,
             analyse_mode: false,
+            use_nnue: false,
+            eval_file: String::new(),
         };
         // The defaults live in one place, the table that `uci` prints.
         for (id, _, kind) in SPECS {
@@ -253,6 +273,11 @@ impl Options {
         let missing = || OptionError::MissingValue(name.clone());
         match kind {
             Kind::Button => {}
+            Kind::Str { .. } => {
+                // `<empty>` is how UCI writes an empty string; hosts send it back as such.
+                let v = value.unwrap_or_default();
+                self.eval_file = if v == "<empty>" { String::new() } else { v };
+            }
             Kind::Combo { vars, .. } => {
                 let value = value.ok_or_else(missing)?;
                 if !vars.iter().any(|v| v.eq_ignore_ascii_case(&value)) {
@@ -298,7 +323,8 @@ impl Options {
             Id::Elo => self.elo = int(v) as u32,
             Id::ShowWdl => self.show_wdl = flag(v),
             Id::AnalyseMode => self.analyse_mode = flag(v),
-            Id::Variant | Id::ClearHash | Id::SearchParam => {}
+            Id::UseNnue => self.use_nnue = flag(v),
+            Id::Variant | Id::ClearHash | Id::SearchParam | Id::EvalFile => {}
         }
     }
 }

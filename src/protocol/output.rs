@@ -47,7 +47,7 @@ pub fn score_text(value: i32) -> String {
     }
 }
 
-/// One `info depth ...` line (without the newline), in PROTOCOL.md's field order.
+/// One `info depth ...` line (without the newline), in docs/protocol.md's field order.
 pub fn info_line(info: &Info, style: InfoStyle) -> String {
     let ms = info.time.as_millis() as u64;
     // Nodes per second from the exact elapsed time, so short searches do not report zero.

@@ -72,7 +72,7 @@ impl Session {
             // USI: the game is over; a ponder search that is still running has no use.
             "gameover" => self.engine.stop(),
             "d" => send(&super::display::diagram(&self.pos, self.dialect)),
-            "eval" => send(&crate::eval::breakdown(&self.pos).to_string()),
+            "eval" => self.eval(),
             "bench" => self.bench(args),
             "quit" => return Flow::Quit,
             _ => info_string(&format!("error: unknown command '{}'", truncate(cmd))),
@@ -112,6 +112,16 @@ impl Session {
                 }
             }
             Ok(Accepted(Id::ClearHash)) => self.engine.clear(),
+            Ok(Accepted(Id::EvalFile)) => match self.engine.load_network(&self.options.eval_file) {
+                Ok(net) => info_string(&format!("NNUE net {} loaded from {}", net.name(), self.options.eval_file)),
+                Err(e) => {
+                    self.options = before;
+                    info_string(&format!("error: {e}"));
+                }
+            },
+            Ok(Accepted(Id::UseNnue)) if self.options.use_nnue && self.engine.network().is_none() => {
+                info_string("warning: Use NNUE is on but no net is loaded (set EvalFile); evaluating classically")
+            }
             Ok(_) => {}
             Err(OptionError::NotInList { name, value, .. }) if name == "UCI_Variant" => info_string(&format!(
                 "error: variant '{}' is not supported, only {VARIANT}; staying on {VARIANT}",
@@ -119,6 +129,27 @@ impl Session {
             )),
             Err(e) => info_string(&format!("error: {}", truncate(&e.to_string()))),
         }
+    }
+
+    /// `eval`: the classical breakdown, and beside it the net's score when one is loaded.
+    fn eval(&self) {
+        let mut text = crate::eval::breakdown(&self.pos).to_string();
+        match self.engine.network() {
+            Some(net) => {
+                let sign = self.pos.side_to_move().sign();
+                let raw = net.evaluate(&self.pos);
+                let scaled = crate::eval::net_score_with_rules(&self.pos, raw);
+                let state = if self.options.use_nnue { "in use" } else { "not in use: Use NNUE is off" };
+                text.push_str(&format!(
+                    "\nNNUE evaluation ({}, {state}): {} (White's view), {} after endgame scaling",
+                    net.name(),
+                    raw * sign,
+                    scaled * sign
+                ));
+            }
+            None => text.push_str("\nNNUE evaluation: no net loaded (set EvalFile)"),
+        }
+        send(&text);
     }
 
     fn new_game(&mut self) {

@@ -7,6 +7,8 @@
 
 pub mod history;
 pub mod movepick;
+#[cfg(test)]
+mod nnue_tests;
 pub mod params;
 mod pvs;
 pub mod see;

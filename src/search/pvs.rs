@@ -9,7 +9,6 @@ use super::tt::Bound;
 use super::worker::Worker;
 use super::{MATE_BOUND, MAX_PLY, VALUE_INFINITE, VALUE_NONE, mate_in, mated_in};
 use crate::board::{Move, PieceType};
-use crate::eval::evaluate;
 
 /// The kind of node being searched.
 pub(super) trait NodeType {
@@ -132,12 +131,18 @@ impl Worker<'_> {
         let f = self.frame(0);
         f.current = m;
         f.piece_to = Some(PieceTo::new(piece, m));
+        if let Some(acc) = &mut self.nnue {
+            acc.push_move(&self.pos, m);
+        }
         self.pos.do_move(m);
         self.ply += 1;
         self.nodes += 1;
     }
 
     fn unmake(&mut self) {
+        if let Some(acc) = &mut self.nnue {
+            acc.pop();
+        }
         self.pos.undo_move();
         self.ply -= 1;
     }
@@ -160,7 +165,7 @@ impl Worker<'_> {
                 return 0;
             }
             if ply >= MAX_PLY - 1 {
-                return if self.pos.in_check() { 0 } else { evaluate(&self.pos) };
+                return if self.pos.in_check() { 0 } else { self.evaluate() };
             }
             // Mate distance pruning: no line from here beats a mate already found nearer.
             alpha = alpha.max(mated_in(ply));
@@ -194,7 +199,7 @@ impl Worker<'_> {
         } else {
             match tte {
                 Some(e) if e.eval != VALUE_NONE => e.eval,
-                _ => evaluate(&self.pos),
+                _ => self.evaluate(),
             }
         };
         let mut eval = raw_eval;
@@ -249,10 +254,16 @@ impl Worker<'_> {
                 let f = self.frame(0);
                 f.current = Move::NULL;
                 f.piece_to = None;
+                if let Some(acc) = &mut self.nnue {
+                    acc.push_null();
+                }
                 self.pos.do_null_move();
                 self.ply += 1;
                 self.nodes += 1;
                 let v = -self.search::<NonPv>(-beta, -beta + 1, depth - r, !cut_node);
+                if let Some(acc) = &mut self.nnue {
+                    acc.pop();
+                }
                 self.pos.undo_null_move();
                 self.ply -= 1;
                 if self.shared.abort.load(std::sync::atomic::Ordering::Relaxed) {
@@ -509,7 +520,7 @@ impl Worker<'_> {
         }
         let in_check = self.pos.in_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { evaluate(&self.pos) };
+            return if in_check { 0 } else { self.evaluate() };
         }
         let key = self.pos.key();
         let tte = self.shared.tt.probe(key, ply);
@@ -532,7 +543,7 @@ impl Worker<'_> {
         } else {
             raw_eval = match tte {
                 Some(e) if e.eval != VALUE_NONE => e.eval,
-                _ => evaluate(&self.pos),
+                _ => self.evaluate(),
             };
             best = raw_eval;
             if let Some(e) = tte

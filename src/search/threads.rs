@@ -9,6 +9,8 @@ use super::tt::TranspositionTable;
 use super::worker::{PaddedCounter, Shared, Worker};
 use super::{Control, Info, Limits, Line, SearchResult, VALUE_INFINITE};
 use crate::board::{Move, Position};
+use crate::eval::nnue::Network;
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -21,6 +23,7 @@ pub struct Searcher {
     pub multipv: usize,
     /// Time kept in reserve on every move for the host's latency.
     pub move_overhead: Duration,
+    network: Option<Arc<Network>>,
 }
 
 impl Default for Searcher {
@@ -38,6 +41,7 @@ impl Searcher {
             histories: Vec::new(),
             multipv: 1,
             move_overhead: Duration::from_millis(10),
+            network: None,
         };
         s.set_threads(threads);
         s
@@ -59,6 +63,25 @@ impl Searcher {
     /// Sets the number of search threads (at least 1).
     pub fn set_threads(&mut self, n: usize) {
         self.histories.resize_with(n.max(1), Histories::default);
+    }
+
+    /// Evaluates with `net` from the next search on, or classically with None. The table
+    /// is cleared: it holds static evaluations of the other kind.
+    pub fn set_network(&mut self, net: Option<Arc<Network>>) {
+        let same = match (&self.network, &net) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        if !same {
+            self.network = net;
+            self.tt.clear();
+        }
+    }
+
+    /// The net the search evaluates with, if any.
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.network.as_ref()
     }
 
     /// The number of search threads.
@@ -114,6 +137,7 @@ impl Searcher {
             abort: AtomicBool::new(false),
             nodes: (0..threads).map(|_| PaddedCounter::default()).collect(),
             multipv: self.multipv.max(1),
+            network: self.network.clone(),
         };
         let (main_hist, helper_hists) = self.histories.split_first_mut().expect("at least one thread");
         let outcomes: Vec<(Vec<super::worker::RootMove>, i32)> = std::thread::scope(|scope| {

@@ -8,6 +8,8 @@ use super::time::TimeManager;
 use super::tt::{Bound, TranspositionTable};
 use super::{Control, Info, Limits, MATE_BOUND, MAX_PLY, VALUE_INFINITE, VALUE_MATE, VALUE_NONE};
 use crate::board::{Move, Position};
+use crate::eval::nnue::{AccumulatorStack, Network};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -22,6 +24,8 @@ pub(super) struct Shared<'a> {
     /// Nodes searched, one counter per thread (padded to avoid false sharing).
     pub nodes: Vec<PaddedCounter>,
     pub multipv: usize,
+    /// The net to evaluate with, or None for the classical evaluation.
+    pub network: Option<Arc<Network>>,
 }
 
 /// A node counter on its own cache line.
@@ -92,6 +96,8 @@ pub(super) struct Worker<'a> {
     /// Boxed so that lending one moves a pointer, not two kilobytes.
     #[allow(clippy::vec_box)]
     pub pick_pool: Vec<Box<super::movepick::PickBuffers>>,
+    /// The net's accumulators along the current path, when the net evaluates.
+    pub nnue: Option<AccumulatorStack>,
 }
 
 impl<'a> Worker<'a> {
@@ -103,7 +109,13 @@ impl<'a> Worker<'a> {
         root_moves: Vec<Move>,
         reductions: &'a [[i32; 64]; 64],
     ) -> Worker<'a> {
+        let nnue = shared.network.as_ref().map(|net| {
+            let mut acc = AccumulatorStack::new(net.clone(), MAX_PLY + 4);
+            acc.reset(&pos);
+            acc
+        });
         Worker {
+            nnue,
             id,
             pos,
             hist,
@@ -130,6 +142,19 @@ impl<'a> Worker<'a> {
             best_move_changes: 0.0,
             reductions,
             pick_pool: Vec::with_capacity(MAX_PLY),
+        }
+    }
+
+    /// The static evaluation of the current position, from the side to move's view: the
+    /// net's when one is loaded, else the classical one.
+    #[inline]
+    pub fn evaluate(&self) -> i32 {
+        match &self.nnue {
+            Some(acc) => {
+                debug_assert!(acc.matches_refresh(&self.pos), "accumulators out of step at {}", self.pos.fen());
+                crate::eval::evaluate_net(&self.pos, acc)
+            }
+            None => crate::eval::evaluate(&self.pos),
         }
     }
 

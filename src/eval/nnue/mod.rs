@@ -7,9 +7,11 @@
 //! `file` how a trained net is stored, `network` how the engine evaluates with it. The
 //! trainer (`sitke train`, in `tools`) produces the files; nothing here knows of training.
 
+pub mod accumulator;
 pub mod features;
 pub mod file;
 pub mod network;
 
+pub use accumulator::AccumulatorStack;
 pub use file::{Activation, Architecture, NetError, QuantisedNet};
 pub use network::Network;

@@ -114,7 +114,7 @@ impl Network {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::eval::nnue::Architecture;
     use crate::rng::Rng;

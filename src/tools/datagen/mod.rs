@@ -11,8 +11,9 @@
 //! command finishes the job.
 //!
 //! Two formats: the binary one (`binary`, 32 bytes a position, the default for a new file)
-//! and the text one (`format`, about 70 bytes a position, one FEN a line). An existing
-//! file is continued in its own format. `data` reads either; `convert` turns text into
+//! and the text one (`format`, about 58 bytes a position, one FEN a line; the command line
+//! picks it for `--text` or a name ending in `.txt`). An existing file is continued in its
+//! own format. `data` reads either; `convert` turns text into
 //! binary.
 
 pub mod binary;
@@ -159,12 +160,14 @@ pub fn run(cfg: &DatagenConfig, progress: &mut dyn Write) -> io::Result<Summary>
     let threads = cfg.threads.max(1);
     let outcome: io::Result<()> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads).map(|_| scope.spawn(|| worker(cfg, format, &shared, &writer))).collect();
-        let mut last = Instant::now();
+        let mut last = (Instant::now(), existing.positions);
         while !workers.iter().all(|w| w.is_finished()) {
             std::thread::sleep(Duration::from_millis(50));
-            if last.elapsed() >= cfg.report_every {
-                last = Instant::now();
-                report(progress, cfg, &shared, existing.positions, start.elapsed(), threads)?;
+            if last.0.elapsed() >= cfg.report_every {
+                let recent = shared.total.load(Ordering::Relaxed).saturating_sub(last.1);
+                let recent_rate = recent as f64 / last.0.elapsed().as_secs_f64();
+                last = (Instant::now(), last.1 + recent);
+                report(progress, cfg, &shared, existing.positions, start.elapsed(), threads, Some(recent_rate))?;
             }
         }
         workers.into_iter().try_for_each(|w| w.join().expect("datagen worker panicked"))
@@ -174,7 +177,7 @@ pub fn run(cfg: &DatagenConfig, progress: &mut dyn Write) -> io::Result<Summary>
     summary.positions = shared.total.load(Ordering::Relaxed) - existing.positions;
     summary.nodes = shared.nodes.load(Ordering::Relaxed);
     summary.elapsed = start.elapsed();
-    report(progress, cfg, &shared, existing.positions, summary.elapsed, threads)?;
+    report(progress, cfg, &shared, existing.positions, summary.elapsed, threads, None)?;
     Ok(summary)
 }
 
@@ -210,6 +213,7 @@ fn report(
     before: u64,
     elapsed: Duration,
     threads: usize,
+    recent_rate: Option<f64>,
 ) -> io::Result<()> {
     let total = shared.total.load(Ordering::Relaxed);
     let games = shared.games.load(Ordering::Relaxed);
@@ -220,10 +224,12 @@ fn report(
     } else {
         "-".to_string()
     };
+    // The rate since the last line too: on a shared machine the average lags behind.
+    let recent = recent_rate.map_or(String::new(), |r| format!(" ({r:.0} lately)"));
     writeln!(
         out,
-        "datagen: {total}/{} positions, {games} games, {rate:.0} positions/s, {:.0} knps on {threads} threads, \
-         {:.1} positions/game, elapsed {}, ETA {eta}",
+        "datagen: {total}/{} positions, {games} games, {rate:.0} positions/s{recent}, {:.0} knps on {threads} \
+         threads, {:.1} positions/game, elapsed {}, ETA {eta}",
         cfg.positions,
         shared.nodes.load(Ordering::Relaxed) as f64 / secs / 1000.0,
         (total - before) as f64 / games.max(1) as f64,

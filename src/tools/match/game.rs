@@ -1,5 +1,5 @@
 //! One refereed game: the engines move in turn against their clocks; every move is checked
-//! for legality, the rules of RULES.md end the game (through `Position::outcome`), and
+//! for legality, the rules of docs/rules.md end the game (through `Position::outcome`), and
 //! optional score-based adjudication can end it earlier. An illegal move, a crash, a
 //! disconnect or a time forfeit loses, and is logged with the engine's last output.
 

@@ -1,6 +1,7 @@
 //! The binary training-data format that `sitke datagen` writes by default: 32 bytes a
-//! position plus 32 bytes a game, about 32.5 bytes a position at datagen's 170 positions
-//! a game (a million positions is 33 MB; the text format takes about 70).
+//! position plus 32 bytes a game, about 32.2 bytes a position at datagen's 170 positions
+//! a game (a million positions is 32 MB; the text format takes about 58). docs/training.md
+//! has the same layout for readers outside the code.
 //!
 //! All numbers are little-endian.
 //!
