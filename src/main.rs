@@ -2,7 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use sitke::board::Position;
-use sitke::tools::perft;
+use sitke::board::perft;
 use std::io::Write;
 use std::time::Instant;
 
@@ -18,7 +18,7 @@ enum Command {
     /// Search the built-in bench positions; the node count is the engine's signature.
     Bench {
         /// Depth to search each position to.
-        #[arg(default_value_t = sitke::tools::bench::DEFAULT_DEPTH)]
+        #[arg(default_value_t = sitke::search::bench::DEFAULT_DEPTH)]
         depth: u32,
         /// Threads (the signature is defined at 1).
         #[arg(long, default_value_t = 1)]
@@ -216,7 +216,7 @@ fn main() {
         }
         Some(Command::Bench { depth, threads, hash }) => {
             // The same lines as the protocol's `bench` command, from the same function.
-            let r = sitke::tools::bench::run(depth, threads, hash);
+            let r = sitke::search::bench::run(depth, threads, hash);
             let _ = std::io::stdout().lock().write_all(sitke::protocol::engine::bench_report(&r).as_bytes());
         }
         Some(Command::Perft { depth, fen, divide, threads }) => {

@@ -67,7 +67,7 @@ impl Model {
 
 /// Starting positions: the bench list covers every phase of the game.
 fn base_fens() -> Vec<String> {
-    sitke::tools::bench::POSITIONS.iter().map(|s| s.to_string()).collect()
+    sitke::search::bench::POSITIONS.iter().map(|s| s.to_string()).collect()
 }
 
 /// A well-formed command line.

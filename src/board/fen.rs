@@ -1,14 +1,10 @@
 //! FEN in (Fairy-Stockfish's and cutechess's dialects) and out (exactly as Fairy-Stockfish
 //! writes it): `<board>[<pocket>] <side> <castling> <counting-limit|-> <halfmove|counting-ply> <move>`.
 
-use super::bitboard::Bitboard;
 use super::position::Position;
 use super::types::{Color, Piece, PieceType, Square};
 use super::zobrist::MAX_IN_HAND;
 use std::fmt;
-
-/// The start position as Fairy-Stockfish's variant definition writes it.
-pub const START_FEN: &str = "8/8/4pppp/pppp4/4PPPP/PPPP4/8/8[KFRRSSNNkfrrssnn] w - - 0 1";
 
 /// Clocks and counters above this are refused, so that no arithmetic on them can overflow.
 const MAX_COUNTER: u64 = 1_000_000;
@@ -319,19 +315,10 @@ impl Position {
     }
 }
 
-/// Bitboard of `c`'s promotion squares: the two long diagonals in the opponent's half.
-pub(super) fn promotion_zone(c: Color) -> Bitboard {
-    use Square::*;
-    let white = Bitboard::from_square(A8) | B7 | C6 | D5 | E5 | F6 | G7 | H8;
-    match c {
-        Color::White => white,
-        Color::Black => white.flip_vertical(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::START_FEN;
 
     #[test]
     fn start_fen_prints_in_fairy_stockfish_order() {

@@ -23,6 +23,7 @@ use weights::{
 
 use crate::board::attacks;
 use crate::board::position::pawn_attack_set;
+use crate::board::sittuyin::{FIFTY_MOVE_PLIES, promotable_pawns};
 use crate::board::{Bitboard, Color, PieceType, Position, Square};
 use layout::*;
 
@@ -321,16 +322,8 @@ fn pawn_terms<T: Tracer>(e: &mut Eval<'_, T>, c: Color) {
     if !pawns.more_than_one() {
         e.add(c, LAST_PAWN, 1);
     }
-    if pos.pieces(c, PieceType::Met).is_empty() {
-        let eligible = if pawns.more_than_one() { pawns & promotion_squares(c) } else { pawns };
-        e.add(c, PAWN_PROMOTABLE, eligible.count() as i32);
-    }
-}
-
-fn promotion_squares(c: Color) -> Bitboard {
-    use Square::*;
-    let white = Bitboard::from_square(A8) | B7 | C6 | D5 | E5 | F6 | G7 | H8;
-    if c == Color::White { white } else { white.flip_vertical() }
+    let promotable = promotable_pawns(c, pawns, pos.pieces(c, PieceType::Met));
+    e.add(c, PAWN_PROMOTABLE, promotable.count() as i32);
 }
 
 /// Endgame knowledge that no linear term expresses: sides that cannot mate, driving a bare
@@ -376,18 +369,19 @@ fn endgame_adjust(pos: &Position, score: i32) -> i32 {
         let left = (limit - pos.counting_ply() as i32).max(0);
         score = score * (left + 8) / (limit + 8);
     }
-    score = score * (RULE50_SPAN - pos.rule50().min(100) as i32) / RULE50_SPAN;
+    score = score * (RULE50_SPAN - pos.rule50().min(FIFTY_MOVE_PLIES) as i32) / RULE50_SPAN;
     score
 }
 
-/// The 50-move rule shrinks a score by `rule50 / RULE50_SPAN`: half of it at 100 plies.
-const RULE50_SPAN: i32 = 200;
+/// The 50-move rule shrinks a score by `rule50 / RULE50_SPAN`: half of it at the rule's
+/// 100 plies.
+const RULE50_SPAN: i32 = 2 * FIFTY_MOVE_PLIES as i32;
 
 /// The factor by which the 50-move rule scales the evaluation at halfmove clock `rule50`:
 /// from 1 at 0 plies down to 1/2 at 100. It depends on the clock alone, so a trainer that
 /// stores the clock can divide it out of a score.
 pub fn rule50_scale(rule50: u32) -> f64 {
-    (RULE50_SPAN - rule50.min(100) as i32) as f64 / RULE50_SPAN as f64
+    (RULE50_SPAN - rule50.min(FIFTY_MOVE_PLIES) as i32) as f64 / RULE50_SPAN as f64
 }
 
 /// Whether the endgame adjustment changes the score of `pos` by a rule that the pieces
@@ -629,7 +623,8 @@ mod tests {
         // factor to some score.
         let mut rng = crate::rng::Rng::new(7);
         let probes = [-2500, -700, -120, -7, 7, 120, 700, 2500];
-        let fifty = |pos: &Position, x: i32| x * (RULE50_SPAN - pos.rule50().min(100) as i32) / RULE50_SPAN;
+        let fifty =
+            |pos: &Position, x: i32| x * (RULE50_SPAN - pos.rule50().min(FIFTY_MOVE_PLIES) as i32) / RULE50_SPAN;
         let (mut flagged, mut plain, mut counting) = (0, 0, 0);
         for _ in 0..200 {
             let mut pos = Position::startpos();

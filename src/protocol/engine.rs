@@ -9,12 +9,13 @@ use super::Dialect;
 use super::go::Go;
 use super::options::{ELO_RANGE, Options};
 use super::output::{InfoStyle, bestmove_line, info_line, send};
+use crate::board::perft;
 use crate::board::{Move, Position};
 use crate::eval::nnue::Network;
 use crate::rng::Rng;
+use crate::search::bench;
 use crate::search::skill::Skill;
 use crate::search::{Control, Info, SearchResult, Searcher};
-use crate::tools::{bench, perft};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -341,6 +342,7 @@ impl SearchJob {
             }
             s.multipv = skill.map_or(o.multipv, |sk| sk.multipv().max(o.multipv));
             s.move_overhead = Duration::from_millis(o.move_overhead_ms);
+            s.params = o.search;
             let control: &Control = &self.control;
             let mut report = |info: &Info| {
                 // Lines searched only for the weak player's choice are not the host's business.

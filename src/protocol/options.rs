@@ -1,6 +1,8 @@
 //! The engine's options: their `option name ...` lines for `uci`/`usi`, their typed values,
 //! and `setoption` parsing with an error that names the problem for every bad input.
 
+use crate::board::START_FEN;
+use crate::search::params::SearchParams;
 use std::fmt;
 
 /// The only variant this engine plays.
@@ -8,8 +10,9 @@ pub const VARIANT: &str = "sittuyin";
 
 /// The line Fairy-Stockfish prints after `setoption name UCI_Variant value sittuyin`, which
 /// web GUIs parse for the board geometry and start position.
-pub const VARIANT_INFO: &str = "info string variant sittuyin files 8 ranks 8 pocket 6 template bughouse startpos \
-                                8/8/4pppp/pppp4/4PPPP/PPPP4/8/8[KFRRSSNNkfrrssnn] w - - 0 1";
+pub fn variant_info() -> String {
+    format!("info string variant {VARIANT} files 8 ranks 8 pocket 6 template bughouse startpos {START_FEN}")
+}
 
 /// The largest hash table accepted, in MiB.
 pub const MAX_HASH_MB: i64 = 1 << 16;
@@ -62,8 +65,8 @@ pub enum Id {
     UseNnue,
     /// `EvalFile`: the net file to load (empty: the net built into the binary).
     EvalFile,
-    /// A named search constant (`search::params`), set directly; not listed by `uci`,
-    /// since it is for tuning and ablation matches, not for players.
+    /// A named search constant (`search::params`), for the next search; not listed by
+    /// `uci`, since it is for tuning and ablation matches, not for players.
     SearchParam,
 }
 
@@ -143,6 +146,8 @@ pub struct Options {
     pub use_nnue: bool,
     /// The net file asked for; empty for the built-in net.
     pub eval_file: String,
+    /// The search constants and feature switches set by name (defaults unless set).
+    pub search: SearchParams,
 }
 
 impl Default for Options {
@@ -160,6 +165,7 @@ impl Default for Options {
             analyse_mode: false,
             use_nnue: false,
             eval_file: String::new(),
+            search: SearchParams::default(),
         };
         // The defaults live in one place, the table that `uci` prints.
         for (id, _, kind) in SPECS {
@@ -265,7 +271,7 @@ impl Options {
             if n < min as i128 || n > max as i128 {
                 return Err(OptionError::OutOfRange { name, value: n, min, max });
             }
-            param.set(n as i32);
+            param.set(&mut self.search, n as i32);
             return Ok(Accepted(Id::SearchParam));
         }
         let (id, canonical, kind) = lookup(&name).ok_or_else(|| OptionError::UnknownName(name.clone()))?;
@@ -385,17 +391,26 @@ mod tests {
         assert!(matches!(o.set("name Ponder value maybe"), Err(OptionError::NotABool { .. })));
         assert!(matches!(o.set("name UCI_Variant value chess"), Err(OptionError::NotInList { .. })));
         assert!(matches!(o.set("name Contempt value 3"), Err(OptionError::UnknownName(_))));
-        // Search constants are settable by name (for tuning), within their ranges. The value
-        // set is the default, so tests searching in parallel are not disturbed.
-        let p = crate::search::params::find("ASPIRATION_WINDOW").unwrap();
-        let line = format!("name aspiration_window value {}", p.default);
-        assert_eq!(o.set(&line), Ok(Accepted(Id::SearchParam)));
-        assert_eq!(p.get(), p.default);
         assert!(matches!(o.set("name ASPIRATION_WINDOW value 100000"), Err(OptionError::OutOfRange { .. })));
         assert!(matches!(o.set("name ASPIRATION_WINDOW value x"), Err(OptionError::NotANumber { .. })));
-        assert_eq!(p.get(), p.default);
+        assert!(matches!(o.set("name USE_LMR value 2"), Err(OptionError::OutOfRange { .. })));
+        assert!(matches!(o.set("name USE_LMR"), Err(OptionError::MissingValue(_))));
         assert_eq!(o.set("value 3"), Err(OptionError::MissingName));
         assert_eq!(o.set(""), Err(OptionError::MissingName));
         assert_eq!(o, before, "a refused setoption changes nothing");
+    }
+
+    #[test]
+    fn search_constants_are_set_by_name_in_the_options_only() {
+        // Within their ranges, in the options' own copy: the next search takes it from there.
+        let mut o = Options::default();
+        assert_eq!(o.set("name aspiration_window value 40"), Ok(Accepted(Id::SearchParam)));
+        assert_eq!(o.set("name USE_LMR value 0"), Ok(Accepted(Id::SearchParam)));
+        assert_eq!(o.set("name use_nmp value 1"), Ok(Accepted(Id::SearchParam)));
+        assert_eq!((o.search.ASPIRATION_WINDOW, o.search.USE_LMR, o.search.USE_NMP), (40, false, true));
+        let mut expected = SearchParams::default();
+        (expected.ASPIRATION_WINDOW, expected.USE_LMR, expected.USE_NMP) = (40, false, true);
+        assert_eq!(o.search, expected, "nothing else changed");
+        assert_eq!(Options::default().search, SearchParams::default(), "another session's options are untouched");
     }
 }

@@ -10,7 +10,7 @@
 use super::Dialect;
 use super::engine::{Engine, JobKind};
 use super::go::parse_go;
-use super::options::{Accepted, Id, OptionError, Options, VARIANT, VARIANT_INFO};
+use super::options::{Accepted, Id, OptionError, Options, VARIANT, variant_info};
 use super::output::{info_string, send};
 use super::usi::{parse_move, parse_sfen};
 use crate::board::Position;
@@ -104,7 +104,7 @@ impl Session {
     fn setoption(&mut self, args: &str) {
         let before = self.options.clone();
         match self.options.set(args) {
-            Ok(Accepted(Id::Variant)) => send(VARIANT_INFO),
+            Ok(Accepted(Id::Variant)) => send(&variant_info()),
             Ok(Accepted(Id::Hash | Id::Threads)) => {
                 if let Err(e) = self.engine.configure(&self.options) {
                     self.options = before;
@@ -218,7 +218,7 @@ impl Session {
 
     /// `bench [depth] [threads] [hash]`, the arguments of the `sitke bench` subcommand.
     fn bench(&mut self, args: &[&str]) {
-        let defaults = [crate::tools::bench::DEFAULT_DEPTH as i64, 1, 16];
+        let defaults = [crate::search::bench::DEFAULT_DEPTH as i64, 1, 16];
         // Bench cannot be interrupted (quit still ends the process), so its depth is capped.
         let limits = [(1, 20), (1, super::options::MAX_THREADS), (1, 4096)];
         let names = ["depth", "threads", "hash"];

@@ -5,6 +5,7 @@
 //! (stop, ponder), and receives progress as `Info` values; the search knows nothing of
 //! UCI text.
 
+pub mod bench;
 pub mod history;
 pub mod movepick;
 #[cfg(test)]
@@ -13,6 +14,8 @@ pub mod params;
 mod pvs;
 pub mod see;
 pub mod skill;
+#[cfg(test)]
+mod tests;
 mod threads;
 pub mod time;
 pub mod tt;

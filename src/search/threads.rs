@@ -3,6 +3,7 @@
 //! thread keeps time and the threads' results are combined by a vote.
 
 use super::history::Histories;
+use super::params::SearchParams;
 use super::pvs::reduction_table;
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
@@ -24,6 +25,8 @@ pub struct Searcher {
     /// Time kept in reserve on every move for the host's latency.
     pub move_overhead: Duration,
     network: Option<Arc<Network>>,
+    /// The settings (switches and constants) each search copies when it starts.
+    pub params: SearchParams,
 }
 
 impl Default for Searcher {
@@ -42,6 +45,7 @@ impl Searcher {
             multipv: 1,
             move_overhead: Duration::from_millis(10),
             network: None,
+            params: SearchParams::default(),
         };
         s.set_threads(threads);
         s
@@ -127,7 +131,8 @@ impl Searcher {
             };
         }
         self.tt.new_search();
-        let reductions = reduction_table();
+        let params = self.params;
+        let reductions = reduction_table(&params);
         let threads = self.histories.len();
         let shared = Shared {
             tt: &self.tt,
@@ -138,6 +143,7 @@ impl Searcher {
             nodes: (0..threads).map(|_| PaddedCounter::default()).collect(),
             multipv: self.multipv.max(1),
             network: self.network.clone(),
+            params,
         };
         let (main_hist, helper_hists) = self.histories.split_first_mut().expect("at least one thread");
         let outcomes: Vec<(Vec<super::worker::RootMove>, i32)> = std::thread::scope(|scope| {

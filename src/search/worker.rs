@@ -3,7 +3,7 @@
 //! clock and reports progress.
 
 use super::history::{Histories, PieceTo};
-use super::params;
+use super::params::SearchParams;
 use super::time::TimeManager;
 use super::tt::{Bound, TranspositionTable};
 use super::{Control, Info, Limits, MATE_BOUND, MAX_PLY, VALUE_INFINITE, VALUE_MATE, VALUE_NONE};
@@ -26,6 +26,8 @@ pub(super) struct Shared<'a> {
     pub multipv: usize,
     /// The net to evaluate with, or None for the classical evaluation.
     pub network: Option<Arc<Network>>,
+    /// The settings of this search, copied when it started.
+    pub params: SearchParams,
 }
 
 /// A node counter on its own cache line.
@@ -92,6 +94,9 @@ pub(super) struct Worker<'a> {
     pub completed_depth: i32,
     pub best_move_changes: f64,
     pub reductions: &'a [[i32; 64]; 64],
+    /// This thread's copy of the search's settings, read at every node (a copy of its own
+    /// sits next to the rest of the thread's hot data).
+    pub params: SearchParams,
     /// Move picker buffers lent to the nodes on the current path (last in, first out).
     /// Boxed so that lending one moves a pointer, not two kilobytes.
     #[allow(clippy::vec_box)]
@@ -141,6 +146,7 @@ impl<'a> Worker<'a> {
             completed_depth: 0,
             best_move_changes: 0.0,
             reductions,
+            params: shared.params,
             pick_pool: Vec::with_capacity(MAX_PLY),
         }
     }
@@ -243,7 +249,7 @@ impl<'a> Worker<'a> {
     /// One iteration for the current MultiPV line; false if the search was stopped.
     fn aspiration(&mut self, depth: i32, report: &mut dyn FnMut(&Info)) -> bool {
         let prev = self.root_moves[self.pv_idx].prev_value;
-        let mut delta = params::ASPIRATION_WINDOW.get();
+        let mut delta = self.params.ASPIRATION_WINDOW;
         let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
             ((prev - delta).max(-VALUE_INFINITE), (prev + delta).min(VALUE_INFINITE))
         } else {
