@@ -55,6 +55,8 @@ enum Command {
     },
     /// Fit the evaluation weights to datagen data (Texel tuning) and write them into weights.rs.
     Tune(TuneArgs),
+    /// Train an NNUE on datagen data (resumable: --resume DIR/checkpoint.ckpt).
+    Train(sitke::tools::train::cli::TrainArgs),
     /// Tune the search constants by SPSA with engine games (resumable: rerun to continue).
     Spsa(sitke::tools::spsa::cli::SpsaArgs),
     /// Play an engine-vs-engine match; the arguments follow cutechess-cli, e.g.
@@ -244,6 +246,12 @@ fn main() {
         }
         Some(Command::Datagen(a)) => datagen(a),
         Some(Command::Tune(a)) => tune(a),
+        Some(Command::Train(a)) => {
+            if let Err(e) = sitke::tools::train::cli::main(&a, &mut std::io::stderr()) {
+                eprintln!("error: train: {e}");
+                std::process::exit(1);
+            }
+        }
         Some(Command::PgnPositions { pgn, out }) => pgn_positions(&pgn, &out),
         Some(Command::Spsa(a)) => {
             if let Err(e) = sitke::tools::spsa::cli::main(&a, &mut std::io::stdout()) {

@@ -373,7 +373,8 @@ fn endgame_adjust(pos: &Position, score: i32) -> i32 {
     score
 }
 
-/// The 50-move rule shrinks a score by `rule50 / RULE50_SPAN`: half of it at 100 plies.
+/// The 50-move rule shrinks a score by `rule50 / RULE50_SPAN`: half of it at the rule's
+/// 100 plies.
 const RULE50_SPAN: i32 = 2 * FIFTY_MOVE_PLIES as i32;
 
 /// The factor by which the 50-move rule scales the evaluation at halfmove clock `rule50`:
