@@ -1,14 +1,15 @@
 //! The engine protocols spoken on stdin/stdout: UCI as Fairy-Stockfish speaks it for
 //! Sittuyin, and its USI mode.
 //!
-//! `uci` runs the loop and dispatches commands; `engine` runs searches, perft and bench on a
-//! job thread; `go` parses search limits; `options` holds the options; `output` writes lines
-//! and formats `info`/`bestmove`; `wdl` is the win/draw/loss model; `usi` is USI notation
-//! and SFEN; `display` is the `d` diagram.
+//! `uci` runs the loop and dispatches commands; `lines` reads input lines of bounded length;
+//! `engine` runs searches, perft and bench on a job thread; `go` parses search limits;
+//! `options` holds the options; `output` writes lines and formats `info`/`bestmove`; `wdl` is
+//! the win/draw/loss model; `usi` is USI notation and SFEN; `display` is the `d` diagram.
 
 pub mod display;
 pub mod engine;
 pub mod go;
+pub mod lines;
 pub mod options;
 pub mod output;
 pub mod uci;
