@@ -41,6 +41,8 @@ pub enum Flow {
     Continue,
     /// `quit` was received.
     Quit,
+    /// `xboard` was received: the host speaks CECP from now on.
+    Xboard,
 }
 
 /// The protocol's state: the position, the options, the dialect and the engine.
@@ -71,6 +73,7 @@ impl Session {
         match cmd {
             "uci" => self.hello(Dialect::Uci),
             "usi" => self.hello(Dialect::Usi),
+            "xboard" => return Flow::Xboard,
             "isready" => send("readyok"),
             "debug" => {}
             "setoption" => self.setoption(line.strip_prefix("setoption").unwrap_or_default()),
@@ -279,7 +282,7 @@ impl Session {
 
 /// Makes user text safe to echo: control characters become `?` (a host's parser must never
 /// see them) and long text is cut so one bad line cannot flood the host's log.
-fn truncate(s: &str) -> String {
+pub(super) fn truncate(s: &str) -> String {
     const MAX: usize = 200;
     let clean = |c: char| if c.is_control() { '?' } else { c };
     let mut out: String = s.chars().take(MAX).map(clean).collect();
@@ -306,5 +309,11 @@ pub fn run() {
             break;
         }
     }
-    session.close(flow == Flow::Quit);
+    session.close(flow != Flow::Continue);
+    if flow == Flow::Xboard {
+        // The CECP session reads stdin itself; what this reader holds is a line at most,
+        // and it has none now (each line is taken whole).
+        drop(input);
+        super::xboard::run();
+    }
 }
