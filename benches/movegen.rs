@@ -1,8 +1,8 @@
 //! Move generation speed on the positions of the Fairy-Stockfish perft suite.
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use sitke::board::perft::parse_epd;
 use sitke::board::{GenType, MoveList, Position};
-use sitke::tools::perft::parse_epd;
 use std::hint::black_box;
 
 fn positions() -> Vec<Position> {

@@ -3,7 +3,7 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use sitke::board::Position;
-use sitke::tools::perft::{parse_epd, perft, perft_threads};
+use sitke::board::perft::{parse_epd, perft, perft_threads};
 
 fn perft_bench(c: &mut Criterion) {
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/perft/sittuyin.epd")).unwrap();

@@ -7,7 +7,7 @@
   nps  nodes per second of Sitke and of Debian's fairy-stockfish, one thread each, the same
        positions searched for the same time, alternately.
 
-The positions are bench's own (parsed out of src/tools/bench.rs), so the comparison is on
+The positions are bench's own (parsed out of src/search/bench.rs), so the comparison is on
 every phase: setup drops, middlegame, promotions, endings.
 
     cargo build --release && python3 scripts/search_speed.py smp --depth 13
@@ -29,9 +29,11 @@ FSF = "/usr/games/fairy-stockfish"
 
 
 def bench_positions():
-    src = open(os.path.join(ROOT, "src", "tools", "bench.rs")).read()
+    src = open(os.path.join(ROOT, "src", "search", "bench.rs")).read()
     body = src.split("pub const POSITIONS", 1)[1].split("];", 1)[0]
-    return re.findall(r'"([^"]+)"', body)
+    rules = open(os.path.join(ROOT, "src", "board", "sittuyin.rs")).read()
+    start = re.search(r'pub const START_FEN: &str = "([^"]+)"', rules).group(1)
+    return [m.group(1) or start for m in re.finditer(r'"([^"]+)"|\bSTART_FEN\b', body)]
 
 
 def search(engine, fen, go):

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Runs every test. On a fresh machine it first installs what the tests compare against:
-# Fairy-Stockfish (Debian's build and the pyffish library) and Sjaak II.
+# Runs every test, the oracle tests included. On a fresh machine it first installs what
+# those compare against: Fairy-Stockfish (Debian's build and the pyffish library) and
+# Sjaak II. A plain `cargo test` skips the oracle tests (they are #[ignore]d) to stay
+# quick; here they run, and one whose oracle is missing fails and says what to install.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,4 +17,4 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 python3 -c 'import pyffish' 2>/dev/null || python3 -m pip install --quiet pyffish
 
-cargo test --all-features -- --show-output
+cargo test -- --include-ignored --show-output

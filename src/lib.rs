@@ -1,6 +1,7 @@
 //! Sitke: a Sittuyin (Burmese chess) engine.
 //!
-//! Data flows one way: `board` <- `eval` / `tb` <- `search` <- `protocol` / `tools`; `rng`
+//! Data flows one way: `board` <- `eval` / `tb` <- `search` <- `protocol` / `tools` (perft is
+//! in `board`, bench in `search`, so the protocol runs them without `tools`); `rng`
 //! depends on nothing and serves every layer that needs random numbers.
 
 #![warn(missing_docs)]

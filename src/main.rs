@@ -2,7 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use sitke::board::Position;
-use sitke::tools::perft;
+use sitke::board::perft;
 use std::io::Write;
 use std::time::Instant;
 
@@ -18,7 +18,7 @@ enum Command {
     /// Search the built-in bench positions; the node count is the engine's signature.
     Bench {
         /// Depth to search each position to.
-        #[arg(default_value_t = sitke::tools::bench::DEFAULT_DEPTH)]
+        #[arg(default_value_t = sitke::search::bench::DEFAULT_DEPTH)]
         depth: u32,
         /// Threads (the signature is defined at 1).
         #[arg(long, default_value_t = 1)]
@@ -55,6 +55,8 @@ enum Command {
     },
     /// Fit the evaluation weights to datagen data (Texel tuning) and write them into weights.rs.
     Tune(TuneArgs),
+    /// Train an NNUE on datagen data (resumable: --resume DIR/checkpoint.ckpt).
+    Train(sitke::tools::train::cli::TrainArgs),
     /// Tune the search constants by SPSA with engine games (resumable: rerun to continue).
     Spsa(sitke::tools::spsa::cli::SpsaArgs),
     /// Play an engine-vs-engine match; the arguments follow cutechess-cli, e.g.
@@ -174,10 +176,18 @@ struct TuneArgs {
 
 /// Options of `sitke datagen`.
 #[derive(clap::Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 struct DatagenArgs {
-    /// Data file to append to.
-    #[arg(long, short)]
-    out: std::path::PathBuf,
+    #[command(subcommand)]
+    command: Option<DatagenCommand>,
+    /// Data file to append to (a new one is binary unless --text or its name ends in
+    /// .txt; an existing one keeps its format).
+    #[arg(long, short, required = true)]
+    out: Option<std::path::PathBuf>,
+    /// Write a new file in the text format (one FEN a line, about 58 bytes a position)
+    /// instead of the binary one (32).
+    #[arg(long)]
+    text: bool,
     /// Stop once the file holds this many positions.
     #[arg(long, default_value_t = 1_000_000)]
     positions: u64,
@@ -222,6 +232,20 @@ struct DatagenArgs {
     report: u64,
 }
 
+/// What `sitke datagen` does besides playing games.
+#[derive(Subcommand)]
+enum DatagenCommand {
+    /// Convert a text data file into the binary format (game ids and results kept).
+    Convert {
+        /// The text data file.
+        #[arg(long)]
+        from: std::path::PathBuf,
+        /// The binary file to write (replaced if it exists).
+        #[arg(long, short)]
+        out: std::path::PathBuf,
+    },
+}
+
 fn main() {
     let cli = Cli::parse();
     // `sitke match -debug` logs the engine traffic, as cutechess-cli's -debug shows it.
@@ -246,7 +270,7 @@ fn main() {
         }
         Some(Command::Bench { depth, threads, hash }) => {
             // The same lines as the protocol's `bench` command, from the same function.
-            let r = sitke::tools::bench::run(depth, threads, hash);
+            let r = sitke::search::bench::run(depth, threads, hash);
             let _ = std::io::stdout().lock().write_all(sitke::protocol::engine::bench_report(&r).as_bytes());
         }
         Some(Command::Perft { depth, fen, divide, threads }) => {
@@ -277,6 +301,12 @@ fn main() {
         Some(Command::Datagen(a)) => datagen(a),
         Some(Command::Tb { command }) => tb(command),
         Some(Command::Tune(a)) => tune(a),
+        Some(Command::Train(a)) => {
+            if let Err(e) = sitke::tools::train::cli::main(&a, &mut std::io::stderr()) {
+                eprintln!("error: train: {e}");
+                std::process::exit(1);
+            }
+        }
         Some(Command::PgnPositions { pgn, out }) => pgn_positions(&pgn, &out),
         Some(Command::Spsa(a)) => {
             if let Err(e) = sitke::tools::spsa::cli::main(&a, &mut std::io::stdout()) {
@@ -305,9 +335,35 @@ fn pgn_positions(pgn: &std::path::Path, out: &std::path::Path) {
 }
 
 fn datagen(a: DatagenArgs) {
-    use sitke::tools::datagen::{self, DatagenConfig, game};
+    use sitke::tools::datagen::{self, DatagenConfig, Format, game};
+    if let Some(DatagenCommand::Convert { from, out }) = a.command {
+        let start = Instant::now();
+        match datagen::convert::text_to_binary(&from, &out) {
+            Ok(c) => {
+                if c.unfinished > 0 {
+                    eprintln!("datagen convert: left out an unfinished last line ({} bytes)", c.unfinished);
+                }
+                eprintln!(
+                    "datagen convert: {} positions from {} games written to {} in {}",
+                    c.positions,
+                    c.games,
+                    out.display(),
+                    datagen::format_duration(start.elapsed())
+                );
+            }
+            Err(e) => {
+                eprintln!("error: datagen convert: {e}");
+                std::process::exit(1);
+            }
+        }
+        return;
+    }
+    let out = a.out.expect("clap requires --out without a subcommand");
+    // A file named .txt is meant to be read as text (by scripts/fsf_label.py, say).
+    let text = a.text || out.extension().is_some_and(|e| e == "txt");
     let cfg = DatagenConfig {
-        out: a.out,
+        out,
+        format: if text { Format::Text } else { Format::Binary },
         positions: a.positions,
         threads: a.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         hash_mb: a.hash,

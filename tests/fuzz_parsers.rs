@@ -3,8 +3,8 @@
 //! `PROPTEST_CASES` raises the number of inputs (default here: 20,000 per property).
 
 use proptest::prelude::*;
+use sitke::board::perft::parse_epd;
 use sitke::board::{GenType, MoveList, Position};
-use sitke::tools::perft::parse_epd;
 
 fn suite_fens() -> Vec<String> {
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/perft/sittuyin.epd")).unwrap();

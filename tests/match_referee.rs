@@ -3,15 +3,17 @@
 //! (illegal move, crash, overrun time) each losing with the reason logged, the SPRT
 //! stopping a match by itself, and clear errors for a missing binary, a mute engine and an
 //! unsupported option. Every game's SAN, result and termination are checked against
-//! pyffish. Needs `fairy-stockfish`, `sjaakii`, `python3` and `pyffish` (the CI script
-//! installs them).
+//! pyffish. Needs `fairy-stockfish`, `sjaakii`, `python3` and `pyffish`: ignored by a plain
+//! `cargo test`, run by `bash scripts/test.sh` (which installs them) and CI.
 
 mod common;
 
 use common::*;
 
 #[test]
+#[ignore = "oracle test: needs fairy-stockfish, sjaakii and pyffish; bash scripts/test.sh runs it"]
 fn fairy_stockfish_vs_sjaakii_is_refereed_like_pyffish() {
+    require(&[FairyStockfish, Sjaakii, Pyffish]);
     let dir = scratch("fsf-vs-sjaak");
     let book = dir.join("book.epd");
     // The start, a bad line (skipped with a warning), a rook ending where the counting
@@ -77,23 +79,31 @@ fn misbehaving_engine_loses(mode: &str, extra: &str, tc: &str, reason: &str, log
 }
 
 #[test]
+#[ignore = "oracle test: needs fairy-stockfish, python3 and pyffish; bash scripts/test.sh runs it"]
 fn an_illegal_move_loses() {
+    require(&[FairyStockfish, Python3, Pyffish]);
     let fragment = "a1h8";
     misbehaving_engine_loses("illegal", "", "10+0.1", "makes an illegal move: a1h8", fragment);
 }
 
 #[test]
+#[ignore = "oracle test: needs fairy-stockfish, python3 and pyffish; bash scripts/test.sh runs it"]
 fn a_crash_loses() {
+    require(&[FairyStockfish, Python3, Pyffish]);
     misbehaving_engine_loses("crash", "", "10+0.1", "disconnects", "misbehave.py: crashing on purpose");
 }
 
 #[test]
+#[ignore = "oracle test: needs fairy-stockfish, python3 and pyffish; bash scripts/test.sh runs it"]
 fn overrunning_the_clock_loses() {
+    require(&[FairyStockfish, Python3, Pyffish]);
     misbehaving_engine_loses("slow", "arg=--delay arg=4", "1+0.1", "loses on time", "gave no move within");
 }
 
 #[test]
+#[ignore = "oracle test: needs fairy-stockfish and python3; bash scripts/test.sh runs it"]
 fn the_sprt_stops_the_match_by_itself() {
+    require(&[FairyStockfish, Python3]);
     // An engine that loses every game at its first move: with elo0=-50 elo1=50 the
     // pentanomial LLR falls by 0.288 per lost pair and crosses -2.944 at the 11th pair.
     let run = sitke_match(&args(&format!(
@@ -109,7 +119,9 @@ fn the_sprt_stops_the_match_by_itself() {
 }
 
 #[test]
+#[ignore = "oracle test: needs fairy-stockfish and python3; bash scripts/test.sh runs it"]
 fn startup_errors_are_clear() {
+    require(&[FairyStockfish, Python3]);
     let run =
         sitke_match(&args(&format!("-engine cmd=/nonexistent/engine name=Ghost -engine cmd={FSF} -each nodes=100")));
     assert!(!run.success);
@@ -129,7 +141,9 @@ fn startup_errors_are_clear() {
 }
 
 #[test]
+#[ignore = "oracle test: needs fairy-stockfish and pyffish; bash scripts/test.sh runs it"]
 fn score_adjudication_and_the_move_limit_end_games_early() {
+    require(&[FairyStockfish, Pyffish]);
     let dir = scratch("adjudication");
     let fsf = |name: &str, nodes: u32| format!("-engine cmd={FSF} name={name} nodes={nodes}");
     let pgn_of = |name: &str| dir.join(format!("{name}.pgn"));

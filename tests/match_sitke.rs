@@ -1,7 +1,8 @@
 //! Short fixed-node matches of Sitke itself: against itself, against Fairy-Stockfish and
 //! against Sjaak II. Sitke must finish every game without a forfeit (no illegal move, no
 //! crash, no time loss), and every game must agree with pyffish. Needs `fairy-stockfish`,
-//! `sjaakii`, `python3` and `pyffish` (the CI script installs them).
+//! `sjaakii`, `python3` and `pyffish`: ignored by a plain `cargo test`, run by
+//! `bash scripts/test.sh` (which installs them) and CI.
 
 mod common;
 
@@ -48,16 +49,22 @@ fn play(test: &str, opponent: &str) {
 }
 
 #[test]
+#[ignore = "oracle test: needs pyffish; bash scripts/test.sh runs it"]
 fn sitke_vs_sitke() {
+    require(&[Pyffish]);
     play("sitke-vs-sitke", &sitke("Sitke2"));
 }
 
 #[test]
+#[ignore = "oracle test: needs fairy-stockfish and pyffish; bash scripts/test.sh runs it"]
 fn sitke_vs_fairy_stockfish() {
+    require(&[FairyStockfish, Pyffish]);
     play("sitke-vs-fsf", &format!("cmd={FSF} name=FSF nodes=2000 tc=20+0.2"));
 }
 
 #[test]
+#[ignore = "oracle test: needs sjaakii and pyffish; bash scripts/test.sh runs it"]
 fn sitke_vs_sjaakii() {
+    require(&[Sjaakii, Pyffish]);
     play("sitke-vs-sjaak", &format!("cmd={SJAAK} arg=-uci name=Sjaak depth=2 tc=20+0.2"));
 }

@@ -5,7 +5,7 @@
 //! every make and unmake (`Position::check`), so the budget also exercises those checks.
 
 use sitke::board::Position;
-use sitke::tools::perft::{divide, parse_epd, perft, perft_threads};
+use sitke::board::perft::{divide, parse_epd, perft, perft_threads};
 
 fn budget() -> u64 {
     if std::env::var("SITKE_PERFT_FULL").is_ok_and(|v| v == "1") { u64::MAX } else { 5_000_000 }

@@ -2,9 +2,9 @@
 //! FEN round-trips, unmake restores, `gives_check` and `is_legal` agree with the move
 //! generator, and captures+promotions plus quiet moves make up exactly the legal moves.
 
+use sitke::board::perft::parse_epd;
 use sitke::board::{GenType, Move, MoveList, PieceType, Position, Square};
 use sitke::rng::Rng;
-use sitke::tools::perft::parse_epd;
 
 fn starts() -> Vec<String> {
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/perft/sittuyin.epd")).unwrap();

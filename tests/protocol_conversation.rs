@@ -364,3 +364,32 @@ fn debug_log_shows_the_traffic_on_stderr_only() {
     }
     assert!(!stdout.contains("<<") && !stdout.contains(">>"));
 }
+
+#[test]
+fn search_constants_apply_from_the_next_go() {
+    // A fixed-depth search on one thread after `ucinewgame` is repeatable to the node, so the
+    // node count shows which settings a search ran with.
+    let fen = "2f1rsr1/k2n1n1s/4pppp/pppp4/4PPPP/PPPP1N2/4NF1S/2SRKR2[] w - - 0 9";
+    let mut e = Engine::sitke();
+    let nodes = |e: &mut Engine, before_go: &[&str], during: &[&str]| -> u64 {
+        e.send("ucinewgame");
+        e.send(&format!("position fen {fen}"));
+        for line in before_go {
+            e.send(line);
+        }
+        // Deep enough (tens of thousands of nodes) that a line sent after `go` lands mid-search.
+        e.send("go depth 10");
+        for line in during {
+            e.send(line);
+        }
+        let out = e.expect_prefix("bestmove", Duration::from_secs(60));
+        let last = infos(&out).last().copied().cloned().expect("an info line");
+        field(&last, "nodes").unwrap().parse().unwrap()
+    };
+    let default = nodes(&mut e, &[], &[]);
+    // A switch set while a search runs waits for the next one.
+    assert_eq!(nodes(&mut e, &[], &["setoption name USE_LMR value 0"]), default);
+    let ablated = nodes(&mut e, &[], &[]);
+    assert!(ablated > default, "without reductions the tree grows: {ablated} vs {default}");
+    assert_eq!(nodes(&mut e, &["setoption name use_lmr value 1"], &[]), default);
+}

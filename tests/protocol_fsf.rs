@@ -1,12 +1,13 @@
 //! The same inputs to Sitke and to Debian's `fairy-stockfish`, and the same answers: `go
 //! perft` (as sets of lines), the `Fen:` and `Sfen:` lines of `d`, and the `info string
-//! variant` line, in UCI and in USI mode.
+//! variant` line, in UCI and in USI mode. Ignored by a plain `cargo test`; the full run
+//! (`bash scripts/test.sh`, or `cargo test -- --include-ignored`) needs `fairy-stockfish`.
 
 mod uci;
 
 use std::collections::BTreeSet;
 use std::time::Duration;
-use uci::Engine;
+use uci::{Engine, oracle};
 
 /// Positions from every suite of the project: the perft suites' FENs and a few move lists.
 fn fens() -> Vec<String> {
@@ -47,7 +48,9 @@ fn d_line(e: &mut Engine, position: &str, prefix: &str) -> String {
 }
 
 #[test]
+#[ignore = "oracle test: needs fairy-stockfish; bash scripts/test.sh runs it"]
 fn perft_output_matches() {
+    oracle::require(&[oracle::Oracle::FairyStockfish]);
     for usi in [false, true] {
         let (mut sitke, mut fairy) = pair(usi);
         let mut positions: Vec<String> = fens().iter().map(|f| format!("position fen {f}")).collect();
@@ -71,7 +74,9 @@ fn perft_output_matches() {
 }
 
 #[test]
+#[ignore = "oracle test: needs fairy-stockfish; bash scripts/test.sh runs it"]
 fn fen_and_sfen_lines_match() {
+    oracle::require(&[oracle::Oracle::FairyStockfish]);
     let (mut sitke, mut fairy) = pair(false);
     let mut inputs: Vec<String> = fens().iter().map(|f| format!("position fen {f}")).collect();
     // Cutechess's dialect and missing fields parse as Fairy-Stockfish parses them.
@@ -106,7 +111,9 @@ fn fen_and_sfen_lines_match() {
 }
 
 #[test]
+#[ignore = "oracle test: needs fairy-stockfish; bash scripts/test.sh runs it"]
 fn usi_sfen_lines_match() {
+    oracle::require(&[oracle::Oracle::FairyStockfish]);
     let (mut sitke, mut fairy) = pair(true);
     for input in [
         "position startpos",
@@ -123,7 +130,9 @@ fn usi_sfen_lines_match() {
 }
 
 #[test]
+#[ignore = "oracle test: needs fairy-stockfish; bash scripts/test.sh runs it"]
 fn variant_line_matches() {
+    oracle::require(&[oracle::Oracle::FairyStockfish]);
     let mut fairy = Engine::start(uci::FAIRY, &[]);
     let mut sitke = Engine::sitke();
     for e in [&mut fairy, &mut sitke] {

@@ -1,14 +1,26 @@
 //! Cross-check against pyffish (Fairy-Stockfish's own library): random games through every
 //! phase, generated and refereed by `tests/pyffish/gen_games.py`, are replayed in Sitke; at
 //! every ply the legal move set, the FEN, the check status and the game-end verdict must
-//! agree. Needs `python3` with `pyffish` (the CI script installs it).
+//! agree. Needs `python3` with `pyffish`: ignored by a plain `cargo test`, run by
+//! `bash scripts/test.sh` (which installs it) and CI.
 //!
-//! `SITKE_XCHECK_GAMES` sets the number of games (default 2000), `SITKE_XCHECK_FILE` reuses
+//! Generating the games is nearly all of this test's time (each pyffish call costs over a
+//! millisecond, and every ply takes two), and they depend only on the generator, the perft
+//! suite, the number of games, the seed and pyffish's version; so the file is kept under
+//! target/ with a name made from all of these, and reused while none of them changes.
+//!
+//! `SITKE_XCHECK_GAMES` sets the number of games (default 2000), `SITKE_XCHECK_FILE` reads
 //! a file generated earlier instead of running pyffish.
 
+mod oracle;
+
 use sitke::board::{Color, DrawReason, Outcome, Position};
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::PathBuf;
 use std::process::Command;
+
+/// The generator's seed: the games are the same from run to run.
+const SEED: &str = "20261129";
 
 fn verdict(pos: &Position) -> &'static str {
     match pos.outcome() {
@@ -32,21 +44,48 @@ fn data_file() -> PathBuf {
     }
     let games = std::env::var("SITKE_XCHECK_GAMES").unwrap_or_else(|_| "2000".to_string());
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let out = root.join("target").join(format!("pyffish-games-{games}.txt"));
+    let (script, epd) = (root.join("tests/pyffish/gen_games.py"), root.join("perft/sittuyin.epd"));
+    let version = Command::new("python3")
+        .args(["-c", "import pyffish; print(pyffish.version())"])
+        .output()
+        .expect("python3 runs (install python3 and `pip install pyffish`)");
+    assert!(version.status.success(), "cannot ask pyffish its version: is pyffish installed?");
+    let mut hasher = DefaultHasher::new();
+    std::fs::read(&script).expect("gen_games.py").hash(&mut hasher);
+    std::fs::read(&epd).expect("the perft suite").hash(&mut hasher);
+    (&games, SEED, &version.stdout).hash(&mut hasher);
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let prefix = format!("pyffish-games-{games}-");
+    let out = dir.join(format!("{prefix}{:016x}.txt", hasher.finish()));
+    if out.is_file() {
+        println!("reusing {}, generated earlier from the same inputs", out.display());
+        return out;
+    }
+    // Files from other inputs are stale now; each is tens of megabytes.
+    for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+        if entry.file_name().to_string_lossy().starts_with(&prefix) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+    // Written under another name first, so that an interrupted run leaves nothing to reuse.
+    let partial = out.with_extension("partial");
     let status = Command::new("python3")
-        .arg(root.join("tests/pyffish/gen_games.py"))
-        .args(["--games", &games, "--seed", "20261129", "--epd"])
-        .arg(root.join("perft/sittuyin.epd"))
+        .arg(&script)
+        .args(["--games", &games, "--seed", SEED, "--epd"])
+        .arg(&epd)
         .arg("--out")
-        .arg(&out)
+        .arg(&partial)
         .status()
         .expect("python3 runs (install python3 and `pip install pyffish`)");
     assert!(status.success(), "gen_games.py failed: is pyffish installed?");
+    std::fs::rename(&partial, &out).expect("the game file renamed into place");
     out
 }
 
 #[test]
+#[ignore = "oracle test: needs pyffish; bash scripts/test.sh runs it"]
 fn random_games_agree_with_pyffish_at_every_ply() {
+    oracle::require(&[oracle::Oracle::Pyffish]);
     let path = data_file();
     let text = std::fs::read_to_string(&path).expect("game file");
     let mut pos = Position::startpos();

@@ -4,7 +4,10 @@
 //! move; in positions where some move needs disambiguation (and in every suite position and
 //! a few hand-made ones with three knights or three mets) the SAN of every legal move alone
 //! (`get_san`) must agree too. Every SAN must also read back to its move.
-//! Needs `python3` with `pyffish` (the CI script installs it).
+//! Needs `python3` with `pyffish`: ignored by a plain `cargo test`, run by
+//! `bash scripts/test.sh` (which installs it) and CI.
+
+mod oracle;
 
 use sitke::board::{Move, MoveKind, Position};
 use sitke::rng::Rng;
@@ -80,7 +83,9 @@ fn uci_list(moves: &[Move]) -> String {
 }
 
 #[test]
+#[ignore = "oracle test: needs pyffish; bash scripts/test.sh runs it"]
 fn san_agrees_with_pyffish_and_reads_back() {
+    oracle::require(&[oracle::Oracle::Pyffish]);
     // A fixed seed, so the games are the same every run.
     let mut rng = Rng::new(0x5EED_5A17);
     let mut starts = vec![sitke::board::START_FEN.to_string(); 4];

@@ -102,8 +102,8 @@ fn fairy_stockfish_mates_fit_the_tables() {
         while taken < per_table && tries < 100_000 {
             tries += 1;
             let idx = rng.index(t.layout.size);
-            // Mostly decisive positions, some draws.
-            let decisive = matches!(t.get(idx), Stored::Win(d) | Stored::Loss(d) if d <= 60);
+            // Mostly decisive positions near enough to mate for a 3-second search, some draws.
+            let decisive = matches!(t.get(idx), Stored::Win(d) | Stored::Loss(d) if d <= 25);
             if !decisive && !rng.chance(0.1) {
                 continue;
             }

@@ -1,14 +1,10 @@
 //! FEN in (Fairy-Stockfish's and cutechess's dialects) and out (exactly as Fairy-Stockfish
 //! writes it): `<board>[<pocket>] <side> <castling> <counting-limit|-> <halfmove|counting-ply> <move>`.
 
-use super::bitboard::Bitboard;
 use super::position::Position;
 use super::types::{Color, Piece, PieceType, Square};
 use super::zobrist::MAX_IN_HAND;
 use std::fmt;
-
-/// The start position as Fairy-Stockfish's variant definition writes it.
-pub const START_FEN: &str = "8/8/4pppp/pppp4/4PPPP/PPPP4/8/8[KFRRSSNNkfrrssnn] w - - 0 1";
 
 /// Clocks and counters above this are refused, so that no arithmetic on them can overflow.
 const MAX_COUNTER: u64 = 1_000_000;
@@ -93,6 +89,25 @@ fn parse_counter(s: &str, err: fn(String) -> FenError) -> Result<u32, FenError> 
         Ok(v) if v <= MAX_COUNTER => Ok(v as u32),
         _ => Err(err(s.to_string())),
     }
+}
+
+/// A position's parts as values, for stores that keep positions in a form of their own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// The piece on each square, indexed as `Square` (a1 = 0, h8 = 63).
+    pub board: [Option<Piece>; 64],
+    /// Pieces in hand, by colour index and piece-type index.
+    pub hands: [[u8; 6]; 2],
+    /// The side to move.
+    pub side_to_move: Color,
+    /// Plies since the last capture, pawn move, promotion or drop.
+    pub rule50: u32,
+    /// The counting limit in plies, 0 when counting does not run.
+    pub counting_limit: u32,
+    /// Plies counted so far (ignored when counting does not run).
+    pub counting_ply: u32,
+    /// The full-move number (at least 1).
+    pub fullmove: u32,
 }
 
 impl Position {
@@ -186,7 +201,57 @@ impl Position {
         // While counting runs, the fifth field is the counting ply and the 50-move clock is
         // not written: it restarts from 0, as Fairy-Stockfish does.
         let (rule50, counting_ply) = if counting_limit != 0 { (0, fifth) } else { (fifth, 0) };
+        pos.finish_setup(rule50, counting_limit, counting_ply)
+    }
 
+    /// A position from its parts, checked as a FEN is (kings, the side not to move not in
+    /// check, counts in range). Unlike a FEN it can hold the 50-move clock while counting
+    /// runs.
+    pub fn from_setup(setup: &Setup) -> Result<Position, FenError> {
+        let mut pos = Position::empty();
+        for (sq, p) in Square::ALL.iter().zip(&setup.board) {
+            if let Some(p) = *p {
+                pos.put_piece(p, *sq);
+            }
+        }
+        for c in Color::ALL {
+            for pt in PieceType::ALL {
+                let n = setup.hands[c.index()][pt.index()];
+                if n as usize > MAX_IN_HAND {
+                    return Err(FenError::TooManyInHand(Piece::new(c, pt).letter()));
+                }
+                pos.hand[c.index()][pt.index()] = n;
+            }
+        }
+        pos.stm = setup.side_to_move;
+        let fullmove = setup.fullmove.clamp(1, MAX_COUNTER as u32);
+        pos.game_ply = 2 * (fullmove - 1) + (pos.stm == Color::Black) as u32;
+        let counter = |v: u32, err: fn(String) -> FenError| {
+            if v as u64 <= MAX_COUNTER { Ok(v) } else { Err(err(v.to_string())) }
+        };
+        let rule50 = counter(setup.rule50, FenError::Halfmove)?;
+        let counting_limit = counter(setup.counting_limit, FenError::CountingLimit)?;
+        let counting_ply = if counting_limit == 0 { 0 } else { counter(setup.counting_ply, FenError::Halfmove)? };
+        pos.finish_setup(rule50, counting_limit, counting_ply)
+    }
+
+    /// The parts of this position, for `from_setup`.
+    pub fn setup(&self) -> Setup {
+        let st = self.state();
+        Setup {
+            board: self.squares,
+            hands: self.hand,
+            side_to_move: self.stm,
+            rule50: st.rule50,
+            counting_limit: st.counting_limit,
+            counting_ply: st.counting_ply,
+            fullmove: self.fullmove(),
+        }
+    }
+
+    /// Checks the kings and finishes the root state of a position just set up.
+    fn finish_setup(mut self, rule50: u32, counting_limit: u32, counting_ply: u32) -> Result<Position, FenError> {
+        let pos = &mut self;
         for c in Color::ALL {
             let count = pos.pieces(c, PieceType::King).count() + pos.hand_count(c, PieceType::King) as u32;
             if count != 1 {
@@ -199,7 +264,7 @@ impl Position {
             return Err(FenError::OpponentInCheck);
         }
         pos.init_root_state(rule50, counting_limit, counting_ply);
-        Ok(pos)
+        Ok(self)
     }
 
     /// The board and pocket field, e.g. `8/8/4pppp/pppp4/4PPPP/PPPP4/8/8[KSSFRRNNkssfrrnn]`.
@@ -250,19 +315,10 @@ impl Position {
     }
 }
 
-/// Bitboard of `c`'s promotion squares: the two long diagonals in the opponent's half.
-pub fn promotion_zone(c: Color) -> Bitboard {
-    use Square::*;
-    let white = Bitboard::from_square(A8) | B7 | C6 | D5 | E5 | F6 | G7 | H8;
-    match c {
-        Color::White => white,
-        Color::Black => white.flip_vertical(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::START_FEN;
 
     #[test]
     fn start_fen_prints_in_fairy_stockfish_order() {
@@ -284,6 +340,33 @@ mod tests {
     fn counting_fields_round_trip() {
         let fen = "4k3/8/8/8/8/8/7R/4K3[] b - 32 0 31";
         assert_eq!(Position::from_fen(fen).unwrap().fen(), fen);
+    }
+
+    #[test]
+    fn a_setup_gives_back_its_position_and_keeps_the_clock_while_counting() {
+        for fen in [START_FEN, "r6n/2s2ks1/1fn1pppP/pppr4/5P1P/PPPP2SS/3N4/RF2RN1K[] b - - 1 12"] {
+            let pos = Position::from_fen(fen).unwrap();
+            let again = Position::from_setup(&pos.setup()).unwrap();
+            assert_eq!(again.fen(), pos.fen());
+            assert_eq!(again.key(), pos.key());
+        }
+        // A FEN cannot hold the 50-move clock while counting runs; a setup can.
+        let mut setup = Position::from_fen("4k3/8/8/8/8/8/7R/4K3[] b - 32 5 31").unwrap().setup();
+        setup.rule50 = 17;
+        let pos = Position::from_setup(&setup).unwrap();
+        assert_eq!((pos.rule50(), pos.counting_limit(), pos.counting_ply()), (17, 32, 5));
+        assert_eq!(pos.fen(), "4k3/8/8/8/8/8/7R/4K3[] b - 32 5 31");
+        // Checked as a FEN is.
+        setup.board[Square::E1.index()] = None;
+        assert_eq!(Position::from_setup(&setup).unwrap_err(), FenError::KingCount { color: Color::White, count: 0 });
+        setup.hands[0][PieceType::King.index()] = 1;
+        setup.hands[0][PieceType::Rook.index()] = 40;
+        assert_eq!(Position::from_setup(&setup).unwrap_err(), FenError::TooManyInHand('R'));
+        setup.hands[0][PieceType::Rook.index()] = 0;
+        setup.board.swap(Square::H2.index(), Square::E2.index());
+        assert!(Position::from_setup(&setup).is_ok(), "Black to move in check is a position");
+        setup.side_to_move = Color::White;
+        assert_eq!(Position::from_setup(&setup).unwrap_err(), FenError::OpponentInCheck);
     }
 
     #[test]

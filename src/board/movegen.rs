@@ -6,8 +6,8 @@
 
 use super::attacks;
 use super::bitboard::Bitboard;
-use super::fen::promotion_zone;
-use super::position::{Position, met_attack_set};
+use super::position::Position;
+use super::sittuyin::{drop_zone, promotable_pawns, promotion_destinations};
 use super::types::{Color, Move, PieceType, Square};
 
 /// What a move set holds: board moves, promotions, or drops of one piece type.
@@ -155,19 +155,12 @@ impl Position {
         } else {
             Bitboard::EMPTY
         };
-        let rel = |r| Bitboard::relative_rank(us, r);
-        let region = rel(0) | rel(1) | rel(2);
         let mut any = false;
         for pt in PieceType::ALL {
             if self.hand_count(us, pt) == 0 {
                 continue;
             }
-            let zone = match pt {
-                PieceType::Rook => rel(0),
-                PieceType::Pawn => rel(1) | rel(2),
-                _ => region,
-            };
-            let mut t = zone & allowed;
+            let mut t = drop_zone(us, pt) & allowed;
             if pt == PieceType::King && t.any() {
                 t -= self.attack_map(!us, self.occupied());
             }
@@ -293,9 +286,10 @@ impl Position {
         }
     }
 
-    /// Sittuyin promotions: only without a met on the board; only pawns on the promotion
-    /// diagonals unless it is the last pawn; onto the pawn's square or an empty diagonal
-    /// neighbour from which the met attacks no enemy piece; never giving check.
+    /// Sittuyin promotions: which pawns and where to as `sittuyin` says (no met on the board,
+    /// the promotion squares or the last pawn; the pawn's square or an empty diagonal
+    /// neighbour from which the met attacks no enemy piece), never uncovering a check, and
+    /// within pins and evasions.
     #[inline(always)]
     fn promotions(
         &self,
@@ -306,26 +300,21 @@ impl Position {
         ksq: Option<Square>,
         f: &mut impl FnMut(MoveSet),
     ) {
-        if self.pieces(us, PieceType::Met).any() {
-            return;
-        }
-        let pawns = self.pieces(us, PieceType::Pawn);
-        let eligible = origins & if pawns.more_than_one() { pawns & promotion_zone(us) } else { pawns };
+        let eligible =
+            origins & promotable_pawns(us, self.pieces(us, PieceType::Pawn), self.pieces(us, PieceType::Met));
         if eligible.is_empty() {
             return;
         }
         let them = !us;
         let empty = !self.occupied();
-        // A met on any of these squares would attack an enemy piece (the king included, so no
-        // direct check is possible either).
-        let forbidden = met_attack_set(self.pieces_of_color(them));
+        let enemies = self.pieces_of_color(them);
         let their_king = self.king_square(them);
         let discoverers = match their_king {
             Some(tk) => self.slider_blockers(self.pieces(us, PieceType::Rook), tk) & self.pieces_of_color(us),
             None => Bitboard::EMPTY,
         };
         for from in eligible {
-            let mut to = ((attacks::met(from) & empty) | from) & !forbidden & target;
+            let mut to = promotion_destinations(from, empty, enemies) & target;
             if let Some(k) = ksq
                 && pinned.has(from)
             {

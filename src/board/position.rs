@@ -40,19 +40,6 @@ pub struct Position {
     pub(super) states: Vec<State>,
 }
 
-/// The counting limit in plies that starts for a bare king facing these pieces (ASEAN rule).
-pub(super) fn counting_limit_against(rooks: Bitboard, khons: Bitboard, knights: Bitboard) -> u32 {
-    if rooks.any() {
-        2 * 16
-    } else if khons.any() {
-        2 * 44
-    } else if knights.any() {
-        2 * 64
-    } else {
-        0
-    }
-}
-
 impl Position {
     /// An empty board, White to move, nothing in hand (filled in by the FEN parser).
     pub(super) fn empty() -> Position {
@@ -80,7 +67,7 @@ impl Position {
 
     /// The standard start: empty back ranks, pawns set, every other piece in hand.
     pub fn startpos() -> Position {
-        Position::from_fen(super::fen::START_FEN).expect("the start FEN parses")
+        Position::from_fen(super::sittuyin::START_FEN).expect("the start FEN parses")
     }
 
     // ---- queries -------------------------------------------------------------------------
@@ -403,11 +390,7 @@ impl Position {
         let mut counting_limit = prev.counting_limit;
         let mut counting_ply = prev.counting_ply + 1;
         if self.is_bare(them) && self.by_type[PieceType::Pawn.index()].is_empty() {
-            let limit = counting_limit_against(
-                self.pieces(us, PieceType::Rook),
-                self.pieces(us, PieceType::Khon),
-                self.pieces(us, PieceType::Knight),
-            );
+            let limit = self.counting_limit_against(us);
             if limit != 0 && (prev.counting_limit == 0 || captured.is_some() || m.is_promotion()) {
                 counting_limit = limit;
                 counting_ply = 0;

@@ -1,9 +1,11 @@
 //! The end of the game, exactly as Fairy-Stockfish adjudicates Sittuyin: checkmate,
 //! stalemate, threefold repetition, the 50-move rule, the counting rule, promotion
-//! stalemate and insufficient material.
+//! stalemate and insufficient material (docs/rules.md, "The end of the game"). The limits
+//! and the material cases are `sittuyin`'s; the game (`outcome`) and the search judge
+//! draws with the same predicate, `draw_by_rule`.
 
-use super::bitboard::Bitboard;
 use super::position::Position;
+use super::sittuyin::{FIFTY_MOVE_PLIES, REPETITION_DRAW_COUNT};
 use super::types::{Color, MoveKind, PieceType};
 
 /// Why a game ended in a draw.
@@ -13,7 +15,7 @@ pub enum DrawReason {
     Stalemate,
     /// The same position (side to move and hands included) for the third time.
     Repetition,
-    /// 100 plies without capture, pawn move, promotion or drop.
+    /// `FIFTY_MOVE_PLIES` plies without capture, pawn move, promotion or drop.
     FiftyMoves,
     /// The counting limit ran out.
     Counting,
@@ -101,7 +103,7 @@ impl Position {
                     return true;
                 }
                 count += 1;
-                if count == 2 {
+                if count + 1 == REPETITION_DRAW_COUNT {
                     return true;
                 }
             }
@@ -110,30 +112,12 @@ impl Position {
         false
     }
 
-    /// Whether `c` cannot possibly mate (pyffish's `has_insufficient_material` for one side).
-    pub fn has_insufficient_material(&self, c: Color) -> bool {
-        if self.hand_total(c) > 0 || self.pieces(c, PieceType::Rook).any() || self.pieces(c, PieceType::Khon).any() {
-            return false;
-        }
-        let non_king = self.occupied() - self.pieces_of_type(PieceType::King);
-        let mets = self.pieces_of_type(PieceType::Met);
-        let unbound = non_king - mets;
-        let ours = self.pieces_of_color(c);
-        // Mets are colour-bound: harmless while all of them share one square colour and
-        // nothing else stands on the board.
-        if (mets & ours).any() && (((mets & Bitboard::DARK).any() && (mets - Bitboard::DARK).any()) || unbound.any()) {
-            return false;
-        }
-        // A knight or pawn cannot mate alone, but can with any other piece on the board.
-        !((ours & unbound).any() && non_king.more_than_one())
-    }
-
-    /// Whether the 50-move rule has run out (checkmate is tested before this).
+    /// Whether the 50-move rule has run out (a checkmate still wins).
     pub fn fifty_move_rule_expired(&self) -> bool {
-        self.rule50() >= 100
+        self.rule50() >= FIFTY_MOVE_PLIES
     }
 
-    /// Whether the counting rule has run out.
+    /// Whether the counting rule has run out (a checkmate still wins).
     pub fn counting_expired(&self) -> bool {
         let st = self.state();
         st.counting_limit != 0 && st.counting_ply > st.counting_limit
@@ -150,6 +134,28 @@ impl Position {
         !moves.is_empty() && moves.iter().all(|m| m.kind() == MoveKind::Promotion)
     }
 
+    /// The draw the rules declare here other than stalemate, if any, in the order a GUI
+    /// names the reason. `repeated` says whether the position counts as repeated: the game
+    /// asks for a third occurrence (`repetitions`), the search for a second inside its tree
+    /// (`is_repetition_draw`). A checkmate beats the 50-move and counting limits, so only
+    /// when one has run out with the side to move in check are its legal moves looked at.
+    pub fn draw_by_rule(&self, repeated: bool) -> Option<DrawReason> {
+        let mated = || self.in_check() && !self.has_legal_move();
+        if self.fifty_move_rule_expired() && !mated() {
+            Some(DrawReason::FiftyMoves)
+        } else if repeated {
+            Some(DrawReason::Repetition)
+        } else if self.counting_expired() && !mated() {
+            Some(DrawReason::Counting)
+        } else if self.is_promotion_stalemate() {
+            Some(DrawReason::PromotionStalemate)
+        } else if self.is_insufficient_material_draw() {
+            Some(DrawReason::InsufficientMaterial)
+        } else {
+            None
+        }
+    }
+
     /// The game-end verdict a GUI adjudicating with Fairy-Stockfish's rules would give.
     pub fn outcome(&self) -> Outcome {
         if !self.has_legal_move() {
@@ -159,21 +165,9 @@ impl Position {
                 Outcome::Draw(DrawReason::Stalemate)
             };
         }
-        if self.fifty_move_rule_expired() {
-            return Outcome::Draw(DrawReason::FiftyMoves);
+        match self.draw_by_rule(self.repetitions() + 1 >= REPETITION_DRAW_COUNT) {
+            Some(reason) => Outcome::Draw(reason),
+            None => Outcome::Ongoing,
         }
-        if self.repetitions() >= 2 {
-            return Outcome::Draw(DrawReason::Repetition);
-        }
-        if self.counting_expired() {
-            return Outcome::Draw(DrawReason::Counting);
-        }
-        if self.is_promotion_stalemate() {
-            return Outcome::Draw(DrawReason::PromotionStalemate);
-        }
-        if self.has_insufficient_material(Color::White) && self.has_insufficient_material(Color::Black) {
-            return Outcome::Draw(DrawReason::InsufficientMaterial);
-        }
-        Outcome::Ongoing
     }
 }

@@ -7,6 +7,7 @@
 //! is what both the `eval` breakdown and the tuner use.
 
 mod layout;
+pub mod nnue;
 mod score;
 mod trace;
 mod weights;
@@ -22,6 +23,7 @@ use weights::{
 
 use crate::board::attacks;
 use crate::board::position::pawn_attack_set;
+use crate::board::sittuyin::{FIFTY_MOVE_PLIES, promotable_pawns};
 use crate::board::{Bitboard, Color, PieceType, Position, Square};
 use layout::*;
 
@@ -55,6 +57,20 @@ pub fn pst_mg(piece: crate::board::Piece, sq: Square) -> i32 {
 /// Evaluation from the side to move's point of view, in centipawns.
 pub fn evaluate(pos: &Position) -> i32 {
     evaluate_with(pos, &WEIGHTS, &mut NoTrace)
+}
+
+/// The net's evaluation, from the side to move's point of view, with the endgame knowledge
+/// the classical evaluation has around it (a bare king, drawish material, the counting and
+/// 50-move rules): the net sees none of the rules' clocks.
+pub fn evaluate_net(pos: &Position, acc: &nnue::AccumulatorStack) -> i32 {
+    net_score_with_rules(pos, acc.evaluate(pos))
+}
+
+/// Wraps a raw net score (side to move's view) in the rules' endgame knowledge.
+pub fn net_score_with_rules(pos: &Position, raw: i32) -> i32 {
+    let sign = pos.side_to_move().sign();
+    let white = raw.clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1) * sign;
+    (endgame_adjust(pos, white) * sign).clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1)
 }
 
 /// The evaluation with its breakdown by term, for the `eval` command.
@@ -306,16 +322,8 @@ fn pawn_terms<T: Tracer>(e: &mut Eval<'_, T>, c: Color) {
     if !pawns.more_than_one() {
         e.add(c, LAST_PAWN, 1);
     }
-    if pos.pieces(c, PieceType::Met).is_empty() {
-        let eligible = if pawns.more_than_one() { pawns & promotion_squares(c) } else { pawns };
-        e.add(c, PAWN_PROMOTABLE, eligible.count() as i32);
-    }
-}
-
-fn promotion_squares(c: Color) -> Bitboard {
-    use Square::*;
-    let white = Bitboard::from_square(A8) | B7 | C6 | D5 | E5 | F6 | G7 | H8;
-    if c == Color::White { white } else { white.flip_vertical() }
+    let promotable = promotable_pawns(c, pawns, pos.pieces(c, PieceType::Met));
+    e.add(c, PAWN_PROMOTABLE, promotable.count() as i32);
 }
 
 /// Endgame knowledge that no linear term expresses: sides that cannot mate, driving a bare
@@ -361,8 +369,31 @@ fn endgame_adjust(pos: &Position, score: i32) -> i32 {
         let left = (limit - pos.counting_ply() as i32).max(0);
         score = score * (left + 8) / (limit + 8);
     }
-    score = score * (200 - pos.rule50().min(100) as i32) / 200;
+    score = score * (RULE50_SPAN - pos.rule50().min(FIFTY_MOVE_PLIES) as i32) / RULE50_SPAN;
     score
+}
+
+/// The 50-move rule shrinks a score by `rule50 / RULE50_SPAN`: half of it at the rule's
+/// 100 plies.
+const RULE50_SPAN: i32 = 2 * FIFTY_MOVE_PLIES as i32;
+
+/// The factor by which the 50-move rule scales the evaluation at halfmove clock `rule50`:
+/// from 1 at 0 plies down to 1/2 at 100. It depends on the clock alone, so a trainer that
+/// stores the clock can divide it out of a score.
+pub fn rule50_scale(rule50: u32) -> f64 {
+    (RULE50_SPAN - rule50.min(FIFTY_MOVE_PLIES) as i32) as f64 / RULE50_SPAN as f64
+}
+
+/// Whether the endgame adjustment changes the score of `pos` by a rule that the pieces
+/// alone do not show: the bare-king evaluation, insufficient material, a bare king facing
+/// what cannot force mate, a lone rook against a lone knight or khon, and the counting rule.
+/// For any other position the adjustment is the 50-move factor alone (`rule50_scale`).
+/// It holds whatever the sign of the score, so one side's insufficient material counts
+/// even where the score favours the other side; such positions are rare and near the end.
+pub fn score_is_scaled(pos: &Position) -> bool {
+    pos.counting_limit() > 0
+        || rook_against_knight_or_khon(pos)
+        || Color::ALL.into_iter().any(|c| (pos.is_bare(c) && !pos.in_setup()) || pos.has_insufficient_material(c))
 }
 
 /// The score of `strong` against a bare king on `wk`: its material, then the weak king
@@ -583,6 +614,39 @@ mod tests {
         // A met falls to the rook; a pawn anywhere keeps the ordinary score.
         assert!(eval_fen("8/8/8/3k4/2f5/8/4K3/R7[] w - - 0 60") > 250);
         assert!(eval_fen("8/8/8/3k4/2s5/8/P3K3/R7[] w - - 0 60") > 250);
+    }
+
+    #[test]
+    fn score_is_scaled_names_every_rule_but_the_50_move_factor() {
+        // Along random games (which shed material fast, so bare kings and counts come up),
+        // a position is flagged exactly when the adjustment does more than the 50-move
+        // factor to some score.
+        let mut rng = crate::rng::Rng::new(7);
+        let probes = [-2500, -700, -120, -7, 7, 120, 700, 2500];
+        let fifty =
+            |pos: &Position, x: i32| x * (RULE50_SPAN - pos.rule50().min(FIFTY_MOVE_PLIES) as i32) / RULE50_SPAN;
+        let (mut flagged, mut plain, mut counting) = (0, 0, 0);
+        for _ in 0..200 {
+            let mut pos = Position::startpos();
+            for _ in 0..400 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() || pos.outcome().is_over() {
+                    break;
+                }
+                pos.do_move(*rng.pick(moves.as_slice()));
+                let differs = probes.iter().any(|&x| endgame_adjust(&pos, x) != fifty(&pos, x));
+                assert_eq!(score_is_scaled(&pos), differs, "{}", pos.fen());
+                flagged += differs as u32;
+                plain += !differs as u32;
+                counting += (pos.counting_limit() > 0) as u32;
+            }
+        }
+        assert!(flagged > 500 && plain > 5000 && counting > 100, "{flagged} {plain} {counting}");
+        assert!(!score_is_scaled(&Position::startpos()));
+        assert!(score_is_scaled(&Position::from_fen("8/8/8/3k4/2s5/8/4K3/R7[] w - - 0 60").unwrap()));
+        assert_eq!(rule50_scale(0), 1.0);
+        assert_eq!(rule50_scale(60), 0.7);
+        assert_eq!(rule50_scale(150), 0.5);
     }
 
     /// White's count minus Black's of the weight at `index`, in the position `fen`.

@@ -9,11 +9,13 @@ use super::Dialect;
 use super::go::Go;
 use super::options::{ELO_RANGE, Options};
 use super::output::{InfoStyle, bestmove_line, info_line, send};
-use crate::board::{Move, Position};
+use crate::board::perft;
+use crate::board::{Color, Move, Position};
+use crate::eval::nnue::Network;
 use crate::rng::Rng;
+use crate::search::bench;
 use crate::search::skill::Skill;
 use crate::search::{Control, Info, SearchResult, Searcher};
-use crate::tools::{bench, perft};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -26,11 +28,12 @@ const JOB_STACK: usize = 16 << 20;
 /// What the job thread is doing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum JobKind {
-    /// A search that ends with `bestmove`; `open_ended` for `go infinite` and `go ponder`,
-    /// which end only on `stop` (or `ponderhit`).
+    /// A search that ends with `bestmove`.
     Search {
-        /// Whether only `stop`/`ponderhit` ends it.
-        open_ended: bool,
+        /// `go infinite` or a `go` without limits: only `stop` ends it.
+        unbounded: bool,
+        /// `go ponder`: only `stop` or `ponderhit` ends it while it ponders.
+        ponder: bool,
     },
     /// `go perft N` (ends by itself, or on `stop`).
     Perft,
@@ -81,6 +84,8 @@ pub struct Engine {
     active: Arc<AtomicBool>,
     /// Set by `Clear Hash` or `ucinewgame` while a job runs: the next search clears first.
     clear_pending: bool,
+    /// The net loaded by `EvalFile`, used while `Use NNUE` is on.
+    network: Option<Arc<Network>>,
 }
 
 impl Default for Engine {
@@ -100,6 +105,7 @@ impl Engine {
             job: None,
             active: Arc::new(AtomicBool::new(false)),
             clear_pending: false,
+            network: None,
         }
     }
 
@@ -133,13 +139,24 @@ impl Engine {
         self.wake.notify();
     }
 
+    /// Whether the running job would wait for `stop` forever: `go infinite`, a `go` without
+    /// limits, or a ponder search before `ponderhit` (after it the clock ends it).
+    pub fn open_ended(&mut self) -> bool {
+        match self.busy() {
+            Some(JobKind::Search { unbounded, ponder }) => unbounded || (ponder && self.control.pondering()),
+            _ => false,
+        }
+    }
+
     /// Waits for the running job to end by itself; a search that would wait for `stop`
-    /// forever (`go infinite`, `go ponder`, a `go` without limits) is stopped first.
-    pub fn finish(&mut self) {
-        if matches!(self.busy(), Some(JobKind::Search { open_ended: true })) {
+    /// forever is stopped first. Returns whether it stopped one.
+    pub fn finish(&mut self) -> bool {
+        let open = self.open_ended();
+        if open {
             self.stop();
         }
         self.join();
+        open
     }
 
     /// Stops a running search or perft at once and waits for it (a search prints its
@@ -161,6 +178,26 @@ impl Engine {
         apply_sizes(&mut s, options)
     }
 
+    /// Loads the net in `path` for the next searches. On failure the net loaded before stays,
+    /// and the error names the file and the problem.
+    pub fn load_network(&mut self, path: &str) -> Result<&Network, String> {
+        if path.is_empty() {
+            return Err("EvalFile: no net is built into this binary; give a net file's path".to_string());
+        }
+        let kept = match &self.network {
+            Some(n) => format!("keeping {}", n.name()),
+            None => "no net loaded".to_string(),
+        };
+        let bytes = std::fs::read(path).map_err(|e| format!("EvalFile {path}: {e}; {kept}"))?;
+        let net = Network::from_bytes(&bytes).map_err(|e| format!("EvalFile {path}: {e}; {kept}"))?;
+        Ok(self.network.insert(Arc::new(net)))
+    }
+
+    /// The loaded net, if any.
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.network.as_ref()
+    }
+
     /// Clears the hash table and the search statistics (now, or before the next search).
     pub fn clear(&mut self) {
         if self.busy().is_some() {
@@ -171,16 +208,21 @@ impl Engine {
         }
     }
 
-    /// Starts a search of `pos`, first stopping any running job (whose search still prints
-    /// its own `bestmove`: one per `go`).
-    pub fn start_search(&mut self, pos: Position, go: Go, options: &Options, dialect: Dialect) {
+    /// Starts a search of `pos` that reports to `out`, first stopping any running job
+    /// (whose search still reports its own result: one per search).
+    pub fn start_search(&mut self, pos: Position, go: Go, options: &Options, out: Arc<dyn SearchOutput>) {
         // The control is shared with the running search: it must be over before a reset.
         self.stop_and_join();
         self.control.reset();
         let l = &go.limits;
-        // A `go` with no limit at all runs until `stop` as surely as `go infinite` does.
-        let unlimited = !l.uses_time() && l.depth.is_none() && l.nodes.is_none() && l.mate.is_none();
-        let kind = JobKind::Search { open_ended: l.infinite || go.ponder || unlimited };
+        // A `go` with no limit runs until `stop` as surely as `go infinite` does; so does one
+        // that gives only the other side's clock (the time manager plans with ours).
+        let own_clock = match pos.side_to_move() {
+            Color::White => l.wtime,
+            Color::Black => l.btime,
+        };
+        let bounded = l.movetime.is_some() || own_clock.is_some() || l.depth.is_some() || l.nodes.is_some();
+        let kind = JobKind::Search { unbounded: l.infinite || !(bounded || l.mate.is_some()), ponder: go.ponder };
         self.control.set_pondering(go.ponder);
         let job = SearchJob {
             searcher: Arc::clone(&self.searcher),
@@ -188,7 +230,8 @@ impl Engine {
             wake: Arc::clone(&self.wake),
             options: options.clone(),
             clear_first: std::mem::take(&mut self.clear_pending),
-            dialect,
+            network: if options.use_nnue { self.network.clone() } else { None },
+            out,
             active: Arc::clone(&self.active),
         };
         self.spawn(kind, move || job.run(pos, go));
@@ -310,7 +353,8 @@ struct SearchJob {
     wake: Arc<Wake>,
     options: Options,
     clear_first: bool,
-    dialect: Dialect,
+    network: Option<Arc<Network>>,
+    out: Arc<dyn SearchOutput>,
     active: Arc<AtomicBool>,
 }
 
@@ -328,24 +372,25 @@ impl SearchJob {
         if let Some(sk) = skill {
             limits.nodes = Some(limits.nodes.map_or(sk.node_limit(), |n| n.min(sk.node_limit())));
         }
-        let style = InfoStyle { dialect: self.dialect, show_wdl: o.show_wdl };
         let shown = o.multipv;
         let outcome = {
             let mut s = lock(&self.searcher);
             if let Err(e) = apply_sizes(&mut s, o) {
                 super::output::info_string(&e);
             }
+            s.set_network(self.network);
             apply_tablebases(&mut s, &o.tablebase_path);
             if self.clear_first {
                 s.clear();
             }
             s.multipv = skill.map_or(o.multipv, |sk| sk.multipv().max(o.multipv));
             s.move_overhead = Duration::from_millis(o.move_overhead_ms);
+            s.params = o.search;
             let control: &Control = &self.control;
             let mut report = |info: &Info| {
                 // Lines searched only for the weak player's choice are not the host's business.
                 if info.multipv <= shown {
-                    send(&info_line(info, style));
+                    self.out.info(info);
                 }
             };
             catch_unwind(AssertUnwindSafe(|| s.search(&pos, &limits, control, &mut report)))
@@ -358,15 +403,40 @@ impl SearchJob {
                 (pos.legal_moves().iter().next().copied().unwrap_or(Move::NONE), Move::NONE)
             }
         };
-        if !best.is_some() {
-            let score = if pos.in_check() { "mate 0" } else { "cp 0" };
-            send(&format!("info depth 0 score {score}"));
-        }
         // UCI: after `go infinite` or `go ponder` the move waits for `stop` (or `ponderhit`).
         let control = &self.control;
         self.wake.wait_until(|| control.stopped() || (!infinite && !control.pondering()));
         self.active.store(false, Ordering::SeqCst);
-        send(&bestmove_line(best, ponder, self.dialect));
+        self.out.done(&pos, best, ponder);
+    }
+}
+
+/// Where a search job's results go: each protocol writes them in its own words.
+pub trait SearchOutput: Send + Sync {
+    /// One iteration's result for one of the lines the host asked for.
+    fn info(&self, info: &Info);
+    /// The search is over: the move to play (`Move::NONE` when `pos` has none) and the
+    /// reply expected (or `Move::NONE`).
+    fn done(&self, pos: &Position, best: Move, ponder: Move);
+}
+
+/// UCI's (and USI's) `info` and `bestmove` lines.
+pub struct UciOutput {
+    /// The notation and whether `wdl` is shown.
+    pub style: InfoStyle,
+}
+
+impl SearchOutput for UciOutput {
+    fn info(&self, info: &Info) {
+        send(&info_line(info, self.style));
+    }
+
+    fn done(&self, pos: &Position, best: Move, ponder: Move) {
+        if !best.is_some() {
+            let score = if pos.in_check() { "mate 0" } else { "cp 0" };
+            send(&format!("info depth 0 score {score}"));
+        }
+        send(&bestmove_line(best, ponder, self.style.dialect));
     }
 }
 

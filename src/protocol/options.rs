@@ -1,6 +1,8 @@
 //! The engine's options: their `option name ...` lines for `uci`/`usi`, their typed values,
 //! and `setoption` parsing with an error that names the problem for every bad input.
 
+use crate::board::START_FEN;
+use crate::search::params::SearchParams;
 use std::fmt;
 
 /// The only variant this engine plays.
@@ -8,8 +10,9 @@ pub const VARIANT: &str = "sittuyin";
 
 /// The line Fairy-Stockfish prints after `setoption name UCI_Variant value sittuyin`, which
 /// web GUIs parse for the board geometry and start position.
-pub const VARIANT_INFO: &str = "info string variant sittuyin files 8 ranks 8 pocket 6 template bughouse startpos \
-                                8/8/4pppp/pppp4/4PPPP/PPPP4/8/8[KFRRSSNNkfrrssnn] w - - 0 1";
+pub fn variant_info() -> String {
+    format!("info string variant {VARIANT} files 8 ranks 8 pocket 6 template bughouse startpos {START_FEN}")
+}
 
 /// The largest hash table accepted, in MiB.
 pub const MAX_HASH_MB: i64 = 1 << 16;
@@ -24,21 +27,11 @@ pub const ELO_RANGE: (i64, i64) = (1350, 2850);
 /// The type and range of one option, as `uci` announces it.
 #[derive(Clone, Copy, Debug)]
 enum Kind {
-    Spin {
-        default: i64,
-        min: i64,
-        max: i64,
-    },
-    Check {
-        default: bool,
-    },
+    Spin { default: i64, min: i64, max: i64 },
+    Check { default: bool },
     Button,
-    Combo {
-        default: &'static str,
-        vars: &'static [&'static str],
-    },
-    /// Free text; every one of ours defaults to empty, which `uci` writes `<empty>`.
-    Text,
+    Combo { default: &'static str, vars: &'static [&'static str] },
+    Str { default: &'static str },
 }
 
 /// Which option a name refers to.
@@ -70,8 +63,12 @@ pub enum Id {
     AnalyseMode,
     /// `TablebasePath`: the folder of Sitke's endgame tablebases (empty: none).
     TablebasePath,
-    /// A named search constant (`search::params`), set directly; not listed by `uci`,
-    /// since it is for tuning and ablation matches, not for players.
+    /// `Use NNUE`: evaluate with the net rather than the classical evaluation.
+    UseNnue,
+    /// `EvalFile`: the net file to load (empty: the net built into the binary).
+    EvalFile,
+    /// A named search constant (`search::params`), for the next search; not listed by
+    /// `uci`, since it is for tuning and ablation matches, not for players.
     SearchParam,
 }
 
@@ -89,7 +86,9 @@ const SPECS: &[(Id, &str, Kind)] = &[
     (Id::Elo, "UCI_Elo", Kind::Spin { default: ELO_RANGE.0, min: ELO_RANGE.0, max: ELO_RANGE.1 }),
     (Id::ShowWdl, "UCI_ShowWDL", Kind::Check { default: false }),
     (Id::AnalyseMode, "UCI_AnalyseMode", Kind::Check { default: false }),
-    (Id::TablebasePath, "TablebasePath", Kind::Text),
+    (Id::UseNnue, "Use NNUE", Kind::Check { default: false }),
+    (Id::EvalFile, "EvalFile", Kind::Str { default: "" }),
+    (Id::TablebasePath, "TablebasePath", Kind::Str { default: "" }),
 ];
 
 /// Older USI hosts prefix the standard options with `USI_`.
@@ -109,12 +108,54 @@ pub fn option_lines() -> String {
                 let vars: String = vars.iter().map(|v| format!(" var {v}")).collect();
                 format!("option name {name} type combo default {default}{vars}")
             }
-            Kind::Text => format!("option name {name} type string default <empty>"),
+            // UCI has no way to write an empty default but this placeholder.
+            Kind::Str { default } => {
+                format!(
+                    "option name {name} type string default {}",
+                    if default.is_empty() { "<empty>" } else { default }
+                )
+            }
         };
         s.push_str(&line);
         s.push('\n');
     }
     s
+}
+
+/// The `feature option="..."` lines for CECP: the options that have no command of their
+/// own there (`variant`, `memory`, `cores` and `hard`/`easy` cover the others, and WDL and
+/// MultiPV lines have no place in CECP's thinking output).
+pub fn xboard_option_features() -> Vec<String> {
+    let mut lines = Vec::new();
+    for (id, name, kind) in SPECS {
+        if matches!(id, Id::Variant | Id::Threads | Id::Hash | Id::Ponder | Id::MultiPv | Id::ShowWdl) {
+            continue;
+        }
+        let spec = match kind {
+            Kind::Spin { default, min, max } => format!("-spin {default} {min} {max}"),
+            Kind::Check { default } => format!("-check {}", *default as u8),
+            Kind::Button => "-button".to_string(),
+            Kind::Combo { default, vars } => {
+                let others: String = vars.iter().filter(|v| *v != default).map(|v| format!(" /// {v}")).collect();
+                format!("-combo {default}{others}")
+            }
+            Kind::Str { default } => format!("-string {default}"),
+        };
+        lines.push(format!("feature option=\"{name} {spec}\""));
+    }
+    lines
+}
+
+/// The `setoption` arguments for CECP's `option NAME[=VALUE]`: a check option's `1`/`0`
+/// become `true`/`false`; anything else passes as it is, for `Options::set` to judge.
+pub fn xboard_setoption(name: &str, value: Option<&str>) -> String {
+    let is_check = lookup(name).is_some_and(|(_, _, kind)| matches!(kind, Kind::Check { .. }));
+    match value {
+        Some("1") if is_check => format!("name {name} value true"),
+        Some("0") if is_check => format!("name {name} value false"),
+        Some(v) => format!("name {name} value {v}"),
+        None => format!("name {name}"),
+    }
 }
 
 /// The current value of every option, typed.
@@ -140,6 +181,12 @@ pub struct Options {
     pub show_wdl: bool,
     /// Whether the host is analysing rather than playing a game.
     pub analyse_mode: bool,
+    /// Whether the net evaluates (when one is loaded).
+    pub use_nnue: bool,
+    /// The net file asked for; empty for the built-in net.
+    pub eval_file: String,
+    /// The search constants and feature switches set by name (defaults unless set).
+    pub search: SearchParams,
     /// The folder of the endgame tablebases (empty: none).
     pub tablebase_path: String,
 }
@@ -157,6 +204,9 @@ impl Default for Options {
             elo: 0,
             show_wdl: false,
             analyse_mode: false,
+            use_nnue: false,
+            eval_file: String::new(),
+            search: SearchParams::default(),
             tablebase_path: String::new(),
         };
         // The defaults live in one place, the table that `uci` prints.
@@ -263,7 +313,7 @@ impl Options {
             if n < min as i128 || n > max as i128 {
                 return Err(OptionError::OutOfRange { name, value: n, min, max });
             }
-            param.set(n as i32);
+            param.set(&mut self.search, n as i32);
             return Ok(Accepted(Id::SearchParam));
         }
         let (id, canonical, kind) = lookup(&name).ok_or_else(|| OptionError::UnknownName(name.clone()))?;
@@ -271,10 +321,14 @@ impl Options {
         let missing = || OptionError::MissingValue(name.clone());
         match kind {
             Kind::Button => {}
-            Kind::Text => {
-                // `<empty>` is how UCI hosts write an empty string.
+            Kind::Str { .. } => {
+                // `<empty>` is how UCI writes an empty string; hosts send it back as such.
                 let v = value.unwrap_or_default();
-                self.tablebase_path = if v == "<empty>" { String::new() } else { v };
+                let v = if v == "<empty>" { String::new() } else { v };
+                match id {
+                    Id::TablebasePath => self.tablebase_path = v,
+                    _ => self.eval_file = v,
+                }
             }
             Kind::Combo { vars, .. } => {
                 let value = value.ok_or_else(missing)?;
@@ -321,7 +375,8 @@ impl Options {
             Id::Elo => self.elo = int(v) as u32,
             Id::ShowWdl => self.show_wdl = flag(v),
             Id::AnalyseMode => self.analyse_mode = flag(v),
-            Id::Variant | Id::ClearHash | Id::SearchParam | Id::TablebasePath => {}
+            Id::UseNnue => self.use_nnue = flag(v),
+            Id::Variant | Id::ClearHash | Id::SearchParam | Id::EvalFile | Id::TablebasePath => {}
         }
     }
 }
@@ -363,6 +418,22 @@ mod tests {
     }
 
     #[test]
+    fn xboard_options() {
+        let lines = xboard_option_features();
+        assert!(lines.contains(&"feature option=\"Skill Level -spin 20 0 20\"".to_string()), "{lines:?}");
+        assert!(lines.contains(&"feature option=\"UCI_LimitStrength -check 0\"".to_string()));
+        assert!(lines.contains(&"feature option=\"Clear Hash -button\"".to_string()));
+        assert!(!lines.iter().any(|l| l.contains("Hash -spin") || l.contains("Threads")));
+        let mut o = Options::default();
+        assert_eq!(o.set(&xboard_setoption("UCI_LimitStrength", Some("1"))), Ok(Accepted(Id::LimitStrength)));
+        assert!(o.limit_strength);
+        assert_eq!(o.set(&xboard_setoption("Skill Level", Some("3"))), Ok(Accepted(Id::SkillLevel)));
+        assert_eq!(o.skill_level, 3);
+        assert_eq!(o.set(&xboard_setoption("Clear Hash", None)), Ok(Accepted(Id::ClearHash)));
+        assert!(o.set(&xboard_setoption("Skill Level", Some("1x"))).is_err());
+    }
+
+    #[test]
     fn setoption_parses_and_refuses_with_a_reason() {
         let mut o = Options::default();
         assert_eq!(o.set("name Hash value 64"), Ok(Accepted(Id::Hash)));
@@ -382,17 +453,26 @@ mod tests {
         assert!(matches!(o.set("name Ponder value maybe"), Err(OptionError::NotABool { .. })));
         assert!(matches!(o.set("name UCI_Variant value chess"), Err(OptionError::NotInList { .. })));
         assert!(matches!(o.set("name Contempt value 3"), Err(OptionError::UnknownName(_))));
-        // Search constants are settable by name (for tuning), within their ranges. The value
-        // set is the default, so tests searching in parallel are not disturbed.
-        let p = crate::search::params::find("ASPIRATION_WINDOW").unwrap();
-        let line = format!("name aspiration_window value {}", p.default);
-        assert_eq!(o.set(&line), Ok(Accepted(Id::SearchParam)));
-        assert_eq!(p.get(), p.default);
         assert!(matches!(o.set("name ASPIRATION_WINDOW value 100000"), Err(OptionError::OutOfRange { .. })));
         assert!(matches!(o.set("name ASPIRATION_WINDOW value x"), Err(OptionError::NotANumber { .. })));
-        assert_eq!(p.get(), p.default);
+        assert!(matches!(o.set("name USE_LMR value 2"), Err(OptionError::OutOfRange { .. })));
+        assert!(matches!(o.set("name USE_LMR"), Err(OptionError::MissingValue(_))));
         assert_eq!(o.set("value 3"), Err(OptionError::MissingName));
         assert_eq!(o.set(""), Err(OptionError::MissingName));
         assert_eq!(o, before, "a refused setoption changes nothing");
+    }
+
+    #[test]
+    fn search_constants_are_set_by_name_in_the_options_only() {
+        // Within their ranges, in the options' own copy: the next search takes it from there.
+        let mut o = Options::default();
+        assert_eq!(o.set("name aspiration_window value 40"), Ok(Accepted(Id::SearchParam)));
+        assert_eq!(o.set("name USE_LMR value 0"), Ok(Accepted(Id::SearchParam)));
+        assert_eq!(o.set("name use_nmp value 1"), Ok(Accepted(Id::SearchParam)));
+        assert_eq!((o.search.ASPIRATION_WINDOW, o.search.USE_LMR, o.search.USE_NMP), (40, false, true));
+        let mut expected = SearchParams::default();
+        (expected.ASPIRATION_WINDOW, expected.USE_LMR, expected.USE_NMP) = (40, false, true);
+        assert_eq!(o.search, expected, "nothing else changed");
+        assert_eq!(Options::default().search, SearchParams::default(), "another session's options are untouched");
     }
 }

@@ -2,7 +2,7 @@
 //! or dropped piece, and destination), continuation history (by the previous move's piece
 //! and square), capture history, and counter moves.
 
-use super::params;
+use super::params::SearchParams;
 use crate::board::{Color, Move, MoveKind, Piece, PieceType, Position};
 
 /// History values stay within +-HISTORY_MAX.
@@ -47,8 +47,8 @@ pub fn update(entry: &mut i16, bonus: i32) {
 
 /// The history bonus for a cutoff at `depth`.
 #[inline(always)]
-pub fn bonus(depth: i32) -> i32 {
-    (params::HISTORY_BONUS_MUL.get() * depth - 60).clamp(0, params::HISTORY_BONUS_MAX.get())
+pub fn bonus(depth: i32, params: &SearchParams) -> i32 {
+    (params.HISTORY_BONUS_MUL * depth - 60).clamp(0, params.HISTORY_BONUS_MAX)
 }
 
 /// All move-ordering statistics of one thread.

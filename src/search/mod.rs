@@ -5,13 +5,18 @@
 //! (stop, ponder), and receives progress as `Info` values; the search knows nothing of
 //! UCI text.
 
+pub mod bench;
 pub mod history;
 pub mod movepick;
+#[cfg(test)]
+mod nnue_tests;
 pub mod params;
 mod pvs;
 pub mod see;
 pub mod skill;
 pub mod tbprobe;
+#[cfg(test)]
+mod tests;
 mod threads;
 pub mod time;
 pub mod tt;

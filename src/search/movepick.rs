@@ -3,7 +3,6 @@
 //! counter move and history, and last the captures that lose material.
 
 use super::history::{Histories, PieceTo, moved_piece};
-use super::params;
 use super::see::{SEE_VALUE, see_ge};
 use crate::board::{GenType, Move, MoveKind, MoveSet, Position};
 use crate::eval::pst_mg;
@@ -18,6 +17,8 @@ pub struct OrderingContext<'a> {
     pub counter: Move,
     /// Continuation keys of the moves 1 and 2 plies back (None at the root or after null).
     pub cont: [Option<PieceTo>; 2],
+    /// Weight of the piece-square gain in quiet move order (the search's `ORDER_PST_MUL`).
+    pub pst_mul: i32,
 }
 
 /// Which moves a stage generates.
@@ -273,13 +274,13 @@ fn quiet_score(pos: &Position, ctx: &OrderingContext, m: Move) -> i32 {
         MoveKind::Drop => pst_mg(piece, m.to()),
         _ => pst_mg(piece, m.to()) - pst_mg(piece, m.from()),
     };
-    score + params::ORDER_PST_MUL.get() * gain
+    score + ctx.pst_mul * gain
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::perft::{parse_epd, perft};
+    use crate::board::perft::{parse_epd, perft};
 
     fn picker_perft(pos: &mut Position, depth: u32, hist: &Histories) -> u64 {
         if depth == 0 {
@@ -287,7 +288,13 @@ mod tests {
         }
         // Use the first legal move as a stand-in TT move, so that stage is exercised too.
         let tt = pos.legal_moves().first().copied().unwrap_or(Move::NONE);
-        let ctx = OrderingContext { hist, killers: [Move::NONE; 2], counter: Move::NONE, cont: [None, None] };
+        let ctx = OrderingContext {
+            hist,
+            killers: [Move::NONE; 2],
+            counter: Move::NONE,
+            cont: [None, None],
+            pst_mul: crate::search::params::ORDER_PST_MUL.default,
+        };
         let mut mp = MovePicker::new(tt, PickBuffers::boxed());
         let mut n = 0;
         let mut seen = Vec::new();

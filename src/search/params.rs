@@ -1,10 +1,9 @@
-//! Every tunable search constant, named, with its range. Values are atomics so that a
-//! tuner (SPSA, through `setoption`) can change them without rebuilding; reading one costs
-//! a plain load.
+//! Every tunable search constant, named, with its range, and `SearchParams`, the value a
+//! search reads them from. A search copies its settings when it starts and each thread keeps
+//! its copy for the whole search, so a `setoption` (or a tuner) changes the next search, never
+//! a running one, and two searches in one process (tests) can use different settings.
 
-use std::sync::atomic::{AtomicI32, Ordering};
-
-/// One tunable constant.
+/// One tunable constant: its name, range and doc, and how to reach it in a `SearchParams`.
 pub struct Param {
     /// The name, as the tuner and `setoption` know it.
     pub name: &'static str,
@@ -18,38 +17,87 @@ pub struct Param {
     pub max: i32,
     /// What it controls (its doc line in this file, which SPSA reprints with new defaults).
     pub doc: &'static str,
-    value: AtomicI32,
+    get: fn(&SearchParams) -> i32,
+    set: fn(&mut SearchParams, i32),
 }
 
 impl Param {
-    const fn new(name: &'static str, default: i32, min: i32, max: i32, doc: &'static str) -> Param {
-        let tunable = !(min == 0 && max == 1);
-        Param { name, tunable, default, min, max, doc, value: AtomicI32::new(default) }
+    /// Its value in `params` (a feature switch reads 1 when on, 0 when off).
+    pub fn get(&self, params: &SearchParams) -> i32 {
+        (self.get)(params)
     }
 
-    /// For a feature switch: whether the feature is on.
-    #[inline(always)]
-    pub fn on(&self) -> bool {
-        self.get() != 0
-    }
-
-    /// The current value.
-    #[inline(always)]
-    pub fn get(&self) -> i32 {
-        self.value.load(Ordering::Relaxed)
-    }
-
-    /// Sets the value, clamped to the range.
-    pub fn set(&self, v: i32) {
-        self.value.store(v.clamp(self.min, self.max), Ordering::Relaxed);
+    /// Sets its value in `params`, clamped to the range.
+    pub fn set(&self, params: &mut SearchParams, v: i32) {
+        (self.set)(params, v.clamp(self.min, self.max))
     }
 }
 
+/// Sorts the table's lines into feature switches (range exactly 0 to 1, a `bool` field) and
+/// constants (an `i32` field), keeping the table's order for `ALL`, then emits the `Param`
+/// statics and `SearchParams`. The lines stay in the form SPSA prints them.
 macro_rules! params {
-    ($($name:ident = $default:expr, $min:expr, $max:expr; $doc:literal)*) => {
-        $(#[doc = $doc] pub static $name: Param = Param::new(stringify!($name), $default, $min, $max, $doc);)*
-        /// Every tunable constant.
-        pub static ALL: &[&Param] = &[$(&$name),*];
+    (@sort [$($sw:tt)*] [$($c:tt)*] [$($all:ident)*]) => {
+        params!(@emit [$($sw)*] [$($c)*] [$($all)*]);
+    };
+    (@sort [$($sw:tt)*] [$($c:tt)*] [$($all:ident)*]
+        $name:ident = $default:tt, 0, 1; $doc:literal $($rest:tt)*) => {
+        params!(@sort [$($sw)* ($name, $default, $doc)] [$($c)*] [$($all)* $name] $($rest)*);
+    };
+    (@sort [$($sw:tt)*] [$($c:tt)*] [$($all:ident)*]
+        $name:ident = $default:expr, $min:expr, $max:expr; $doc:literal $($rest:tt)*) => {
+        params!(@sort [$($sw)*] [$($c)* ($name, $default, $min, $max, $doc)] [$($all)* $name] $($rest)*);
+    };
+    (@emit [$(($sw:ident, $sw_default:tt, $sw_doc:literal))*]
+        [$(($c:ident, $c_default:expr, $c_min:expr, $c_max:expr, $c_doc:literal))*] [$($all:ident)*]) => {
+        $(
+            #[doc = $sw_doc]
+            pub static $sw: Param = Param {
+                name: stringify!($sw),
+                tunable: false,
+                default: $sw_default,
+                min: 0,
+                max: 1,
+                doc: $sw_doc,
+                get: |s| s.$sw as i32,
+                set: |s, v| s.$sw = v != 0,
+            };
+        )*
+        $(
+            #[doc = $c_doc]
+            pub static $c: Param = Param {
+                name: stringify!($c),
+                tunable: true,
+                default: $c_default,
+                min: $c_min,
+                max: $c_max,
+                doc: $c_doc,
+                get: |s| s.$c,
+                set: |s, v| s.$c = v,
+            };
+        )*
+        /// Every tunable constant, in the table's order.
+        pub static ALL: &[&Param] = &[$(&$all),*];
+
+        /// The settings of one search: every switch and constant of the table as a plain field,
+        /// named as `setoption` and SPSA name it (hence the upper case).
+        #[allow(non_snake_case)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct SearchParams {
+            $(#[doc = $sw_doc] pub $sw: bool,)*
+            $(#[doc = $c_doc] pub $c: i32,)*
+        }
+
+        impl SearchParams {
+            /// The built-in settings.
+            pub const DEFAULT: SearchParams = SearchParams {
+                $($sw: $sw_default != 0,)*
+                $($c: $c_default,)*
+            };
+        }
+    };
+    ($($line:tt)*) => {
+        params!(@sort [] [] [] $($line)*);
     };
 }
 
@@ -91,6 +139,12 @@ params! {
     ORDER_PST_MUL = 0, 0, 64; "Quiet move ordering: weight of the piece-square gain."
 }
 
+impl Default for SearchParams {
+    fn default() -> Self {
+        SearchParams::DEFAULT
+    }
+}
+
 /// Looks a constant up by name (case-insensitive).
 pub fn find(name: &str) -> Option<&'static Param> {
     ALL.iter().copied().find(|p| p.name.eq_ignore_ascii_case(name))
@@ -109,5 +163,29 @@ mod tests {
             assert_eq!(p.tunable, !p.name.starts_with("USE_"), "{}", p.name);
         }
         assert!(find("lmr_base").is_some());
+    }
+
+    #[test]
+    fn each_constant_reads_and_writes_its_own_field() {
+        let defaults = SearchParams::default();
+        for p in ALL {
+            assert_eq!(p.get(&defaults), p.default, "{}", p.name);
+            // Each end of the range in turn, in otherwise default settings.
+            for v in [p.min, p.max] {
+                let mut s = defaults;
+                p.set(&mut s, v);
+                assert_eq!(p.get(&s), v, "{}", p.name);
+                for other in ALL.iter().filter(|o| o.name != p.name) {
+                    assert_eq!(other.get(&s), other.default, "setting {} changed {}", p.name, other.name);
+                }
+            }
+            let mut s = defaults;
+            p.set(&mut s, p.max + 1000);
+            assert_eq!(p.get(&s), p.max, "{} clamps", p.name);
+        }
+        let mut s = defaults;
+        USE_LMR.set(&mut s, 0);
+        NMP_BASE.set(&mut s, 5);
+        assert!(!s.USE_LMR && s.NMP_BASE == 5);
     }
 }

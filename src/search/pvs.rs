@@ -3,13 +3,17 @@
 
 use super::history::{PieceTo, bonus, moved_piece};
 use super::movepick::{MovePicker, OrderingContext, PickBuffers, is_noisy};
-use super::params as p;
+use super::params::SearchParams;
 use super::see::{captured_value, see_ge};
 use super::tt::Bound;
 use super::worker::Worker;
 use super::{MATE_BOUND, MAX_PLY, VALUE_INFINITE, VALUE_NONE, mate_in, mated_in};
+use crate::board::sittuyin::FIFTY_MOVE_PLIES;
 use crate::board::{Move, PieceType};
-use crate::eval::evaluate;
+
+/// Transposition-table cutoffs stop this many plies before the 50-move limit: a stored score
+/// may be a win that the limit, reached since, has made a draw.
+const TT_FIFTY_MOVE_MARGIN: u32 = 10;
 
 /// The kind of node being searched.
 pub(super) trait NodeType {
@@ -40,10 +44,10 @@ impl NodeType for NonPv {
 }
 
 /// The late move reduction table, in hundredths of a ply: [depth][move number].
-pub(super) fn reduction_table() -> [[i32; 64]; 64] {
+pub(super) fn reduction_table(params: &SearchParams) -> [[i32; 64]; 64] {
     let mut t = [[0; 64]; 64];
-    let base = p::LMR_BASE.get() as f64 / 100.0;
-    let div = p::LMR_DIV.get() as f64 / 100.0;
+    let base = params.LMR_BASE as f64 / 100.0;
+    let div = params.LMR_DIV as f64 / 100.0;
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (m, r) in row.iter_mut().enumerate().skip(1) {
             *r = ((base + (d as f64).ln() * (m as f64).ln() / div) * 100.0) as i32;
@@ -84,25 +88,11 @@ impl Worker<'_> {
         self.search::<Root>(alpha, beta, depth, false)
     }
 
-    /// Whether the position at the current ply is drawn by rule (repetition counts once
-    /// inside the tree), unless the side to move is checkmated.
+    /// Whether the position at the current ply is drawn by rule, as the game judges it
+    /// (`Position::draw_by_rule`) except that a repetition counts once inside the tree.
+    /// Stalemate is left to the move loop, which finds no move.
     fn is_draw(&self) -> bool {
-        let pos = &self.pos;
-        if pos.is_repetition_draw(self.ply) {
-            return true;
-        }
-        if pos.rule50() >= 100 || pos.counting_expired() {
-            return !pos.in_check() || pos.has_legal_move();
-        }
-        let no_mating_force =
-            (pos.pieces_of_type(PieceType::Rook) | pos.pieces_of_type(PieceType::Khon)).is_empty() && !pos.in_setup();
-        if no_mating_force
-            && pos.has_insufficient_material(crate::board::Color::White)
-            && pos.has_insufficient_material(crate::board::Color::Black)
-        {
-            return true;
-        }
-        pos.pieces_of_color(pos.side_to_move()).count() == 2 && pos.is_promotion_stalemate()
+        self.pos.draw_by_rule(self.pos.is_repetition_draw(self.ply)).is_some()
     }
 
     /// The tablebases' score of a node of four men or fewer, clocks included.
@@ -125,6 +115,7 @@ impl Worker<'_> {
             killers: f.killers,
             counter: prev1.map_or(Move::NONE, |pt| self.hist.counter[pt.0 as usize]),
             cont: [prev1, prev2],
+            pst_mul: self.params.ORDER_PST_MUL,
         }
     }
 
@@ -143,12 +134,18 @@ impl Worker<'_> {
         let f = self.frame(0);
         f.current = m;
         f.piece_to = Some(PieceTo::new(piece, m));
+        if let Some(acc) = &mut self.nnue {
+            acc.push_move(&self.pos, m);
+        }
         self.pos.do_move(m);
         self.ply += 1;
         self.nodes += 1;
     }
 
     fn unmake(&mut self) {
+        if let Some(acc) = &mut self.nnue {
+            acc.pop();
+        }
         self.pos.undo_move();
         self.ply -= 1;
     }
@@ -156,7 +153,7 @@ impl Worker<'_> {
     /// Negamax alpha-beta with a principal variation window.
     pub(super) fn search<N: NodeType>(&mut self, mut alpha: i32, mut beta: i32, mut depth: i32, cut_node: bool) -> i32 {
         if depth <= 0 {
-            return self.qsearch::<N>(alpha, beta, p::USE_QS_CHECKS.on());
+            return self.qsearch::<N>(alpha, beta, self.params.USE_QS_CHECKS);
         }
         let ply = self.ply;
         self.pv_len[ply] = ply;
@@ -171,7 +168,7 @@ impl Worker<'_> {
                 return 0;
             }
             if ply >= MAX_PLY - 1 {
-                return if self.pos.in_check() { 0 } else { evaluate(&self.pos) };
+                return if self.pos.in_check() { 0 } else { self.evaluate() };
             }
             // Mate distance pruning: no line from here beats a mate already found nearer.
             alpha = alpha.max(mated_in(ply));
@@ -194,7 +191,7 @@ impl Worker<'_> {
         if !N::PV
             && let Some(e) = tte
             && e.depth >= depth
-            && self.pos.rule50() < 90
+            && self.pos.rule50() + TT_FIFTY_MOVE_MARGIN < FIFTY_MOVE_PLIES
             && (e.bound == Bound::Exact
                 || (e.bound == Bound::Lower && e.score >= beta)
                 || (e.bound == Bound::Upper && e.score <= alpha))
@@ -208,7 +205,7 @@ impl Worker<'_> {
         } else {
             match tte {
                 Some(e) if e.eval != VALUE_NONE => e.eval,
-                _ => evaluate(&self.pos),
+                _ => self.evaluate(),
             }
         };
         let mut eval = raw_eval;
@@ -230,17 +227,17 @@ impl Worker<'_> {
 
         if !N::PV && !in_check && excluded == Move::NONE {
             // Razoring: hopeless at low depth, verify with quiescence.
-            if p::USE_RAZORING.on() && depth <= 3 && eval + p::RAZOR_MARGIN.get() * depth < alpha {
-                let v = self.qsearch::<NonPv>(alpha, alpha + 1, p::USE_QS_CHECKS.on());
+            if self.params.USE_RAZORING && depth <= 3 && eval + self.params.RAZOR_MARGIN * depth < alpha {
+                let v = self.qsearch::<NonPv>(alpha, alpha + 1, self.params.USE_QS_CHECKS);
                 if v < alpha && v.abs() < MATE_BOUND {
                     return v;
                 }
             }
             // Reverse futility pruning: far above beta at low depth.
-            if p::USE_RFP.on()
-                && depth <= p::RFP_MAX_DEPTH.get()
+            if self.params.USE_RFP
+                && depth <= self.params.RFP_MAX_DEPTH
                 && eval < MATE_BOUND
-                && eval - p::RFP_MARGIN.get() * (depth - improving as i32) >= beta
+                && eval - self.params.RFP_MARGIN * (depth - improving as i32) >= beta
             {
                 return (eval + beta) / 2;
             }
@@ -249,8 +246,8 @@ impl Worker<'_> {
             let us = self.pos.side_to_move();
             let pawns_and_king =
                 self.pos.pieces(us, PieceType::Pawn).count() + self.pos.pieces(us, PieceType::King).count();
-            if p::USE_NMP.on()
-                && depth >= p::NMP_MIN_DEPTH.get()
+            if self.params.USE_NMP
+                && depth >= self.params.NMP_MIN_DEPTH
                 && eval >= beta
                 && !prev_null
                 && !self.pos.in_setup()
@@ -258,15 +255,22 @@ impl Worker<'_> {
                 && !self.pos.is_bare(!us)
                 && beta > -MATE_BOUND
             {
-                let r =
-                    p::NMP_BASE.get() + depth / p::NMP_DEPTH_DIV.get() + ((eval - beta) / p::NMP_EVAL_DIV.get()).min(3);
+                let r = self.params.NMP_BASE
+                    + depth / self.params.NMP_DEPTH_DIV
+                    + ((eval - beta) / self.params.NMP_EVAL_DIV).min(3);
                 let f = self.frame(0);
                 f.current = Move::NULL;
                 f.piece_to = None;
+                if let Some(acc) = &mut self.nnue {
+                    acc.push_null();
+                }
                 self.pos.do_null_move();
                 self.ply += 1;
                 self.nodes += 1;
                 let v = -self.search::<NonPv>(-beta, -beta + 1, depth - r, !cut_node);
+                if let Some(acc) = &mut self.nnue {
+                    acc.pop();
+                }
                 self.pos.undo_null_move();
                 self.ply -= 1;
                 if self.shared.abort.load(std::sync::atomic::Ordering::Relaxed) {
@@ -280,7 +284,7 @@ impl Worker<'_> {
 
         // Internal iterative reduction: without a TT move this node is probably not worth
         // its full depth.
-        if p::USE_IIR.on() && tt_move == Move::NONE && depth >= p::IIR_MIN_DEPTH.get() && (N::PV || cut_node) {
+        if self.params.USE_IIR && tt_move == Move::NONE && depth >= self.params.IIR_MIN_DEPTH && (N::PV || cut_node) {
             depth -= 1;
         }
 
@@ -317,21 +321,25 @@ impl Worker<'_> {
             if !N::ROOT && best > -MATE_BOUND && self.pos.pieces_of_color(us).count() > 1 {
                 let lmr_depth = (depth - r / 100).max(0);
                 if !noisy && !gives_check {
-                    if p::USE_LMP.on() && move_count >= (p::LMP_BASE.get() + depth * depth) / (2 - improving as i32) {
+                    if self.params.USE_LMP
+                        && move_count >= (self.params.LMP_BASE + depth * depth) / (2 - improving as i32)
+                    {
                         mp.skip_quiets();
                         continue;
                     }
-                    if p::USE_FUTILITY.on()
+                    if self.params.USE_FUTILITY
                         && !in_check
-                        && lmr_depth <= p::FUTILITY_MAX_DEPTH.get()
-                        && eval + p::FUTILITY_BASE.get() + p::FUTILITY_MARGIN.get() * lmr_depth <= alpha
+                        && lmr_depth <= self.params.FUTILITY_MAX_DEPTH
+                        && eval + self.params.FUTILITY_BASE + self.params.FUTILITY_MARGIN * lmr_depth <= alpha
                     {
                         continue;
                     }
-                    if p::USE_SEE_PRUNING.on() && !see_ge(&self.pos, m, -p::SEE_QUIET_MARGIN.get() * lmr_depth) {
+                    if self.params.USE_SEE_PRUNING && !see_ge(&self.pos, m, -self.params.SEE_QUIET_MARGIN * lmr_depth) {
                         continue;
                     }
-                } else if p::USE_SEE_PRUNING.on() && !see_ge(&self.pos, m, -p::SEE_NOISY_MARGIN.get() * depth * depth) {
+                } else if self.params.USE_SEE_PRUNING
+                    && !see_ge(&self.pos, m, -self.params.SEE_NOISY_MARGIN * depth * depth)
+                {
                     continue;
                 }
             }
@@ -339,8 +347,8 @@ impl Worker<'_> {
             // Extensions: a TT move much better than every alternative (singular), checks.
             let mut ext = 0;
             if !N::ROOT
-                && p::USE_SINGULAR.on()
-                && depth >= p::SE_MIN_DEPTH.get()
+                && self.params.USE_SINGULAR
+                && depth >= self.params.SE_MIN_DEPTH
                 && m == tt_move
                 && excluded == Move::NONE
                 && let Some(e) = tte
@@ -348,7 +356,7 @@ impl Worker<'_> {
                 && e.bound != Bound::Upper
                 && e.score.abs() < MATE_BOUND
             {
-                let sbeta = e.score - p::SE_MARGIN.get() * depth;
+                let sbeta = e.score - self.params.SE_MARGIN * depth;
                 self.frame(0).excluded = m;
                 let v = self.search::<NonPv>(sbeta - 1, sbeta, (depth - 1) / 2, cut_node);
                 self.frame(0).excluded = Move::NONE;
@@ -360,7 +368,7 @@ impl Worker<'_> {
                 } else if e.score >= beta {
                     ext = -1;
                 }
-            } else if p::USE_CHECK_EXT.on() && gives_check && (depth > 4 || see_ge(&self.pos, m, 0)) {
+            } else if self.params.USE_CHECK_EXT && gives_check && (depth > 4 || see_ge(&self.pos, m, 0)) {
                 ext = 1;
             }
             if ply > 2 * self.root_depth as usize {
@@ -370,11 +378,11 @@ impl Worker<'_> {
             self.make(m);
             let new_depth = depth - 1 + ext;
             let mut v = -VALUE_INFINITE;
-            if p::USE_LMR.on() && depth >= 2 && move_count > 1 + N::ROOT as i32 && (!noisy || !N::PV) {
+            if self.params.USE_LMR && depth >= 2 && move_count > 1 + N::ROOT as i32 && (!noisy || !N::PV) {
                 let mut red = r;
                 red += 100 * (!N::PV) as i32 + 100 * cut_node as i32 - 100 * improving as i32;
                 red -= 100 * gives_check as i32;
-                red -= hist * 100 / p::LMR_HISTORY_DIV.get();
+                red -= hist * 100 / self.params.LMR_HISTORY_DIV;
                 let d = (new_depth - red / 100).clamp(1, new_depth.max(1));
                 v = -self.search::<NonPv>(-alpha - 1, -alpha, d, true);
                 if v > alpha && d < new_depth {
@@ -469,7 +477,7 @@ impl Worker<'_> {
     }
 
     fn update_histories(&mut self, best: Move, depth: i32, quiets: &Tried, captures: &Tried) {
-        let b = bonus(depth);
+        let b = bonus(depth, &self.params);
         let us = self.pos.side_to_move();
         let prev = [1, 2].map(|back| self.stack[self.ply + super::worker::STACK_OFFSET - back].piece_to);
         if !is_noisy(&self.pos, best) {
@@ -526,7 +534,7 @@ impl Worker<'_> {
         }
         let in_check = self.pos.in_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { evaluate(&self.pos) };
+            return if in_check { 0 } else { self.evaluate() };
         }
         let key = self.pos.key();
         let tte = self.shared.tt.probe(key, ply);
@@ -549,7 +557,7 @@ impl Worker<'_> {
         } else {
             raw_eval = match tte {
                 Some(e) if e.eval != VALUE_NONE => e.eval,
-                _ => evaluate(&self.pos),
+                _ => self.evaluate(),
             };
             best = raw_eval;
             if let Some(e) = tte
@@ -581,7 +589,7 @@ impl Worker<'_> {
                 // Delta pruning: a capture that cannot lift the score to alpha. A quiet
                 // check is searched for the mate or the win it may set up, not its material.
                 let gain = captured_value(&self.pos, m); // 0 for anything but a capture
-                if gain > 0 && raw_eval + gain + p::QS_DELTA.get() <= alpha {
+                if gain > 0 && raw_eval + gain + self.params.QS_DELTA <= alpha {
                     continue;
                 }
                 if !see_ge(&self.pos, m, 0) {

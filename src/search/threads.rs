@@ -3,12 +3,14 @@
 //! thread keeps time and the threads' results are combined by a vote.
 
 use super::history::Histories;
+use super::params::SearchParams;
 use super::pvs::reduction_table;
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
 use super::worker::{PaddedCounter, Shared, Worker};
 use super::{Control, Info, Limits, Line, SearchResult, VALUE_INFINITE};
 use crate::board::{Move, Position};
+use crate::eval::nnue::Network;
 use crate::tb::Tablebases;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -25,6 +27,9 @@ pub struct Searcher {
     pub move_overhead: Duration,
     /// The endgame tablebases probed at nodes of four men or fewer.
     tb: Option<Arc<Tablebases>>,
+    network: Option<Arc<Network>>,
+    /// The settings (switches and constants) each search copies when it starts.
+    pub params: SearchParams,
 }
 
 impl Default for Searcher {
@@ -43,6 +48,8 @@ impl Searcher {
             multipv: 1,
             move_overhead: Duration::from_millis(10),
             tb: None,
+            network: None,
+            params: SearchParams::default(),
         };
         s.set_threads(threads);
         s
@@ -64,6 +71,25 @@ impl Searcher {
     /// Sets the number of search threads (at least 1).
     pub fn set_threads(&mut self, n: usize) {
         self.histories.resize_with(n.max(1), Histories::default);
+    }
+
+    /// Evaluates with `net` from the next search on, or classically with None. The table
+    /// is cleared: it holds static evaluations of the other kind.
+    pub fn set_network(&mut self, net: Option<Arc<Network>>) {
+        let same = match (&self.network, &net) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        if !same {
+            self.network = net;
+            self.tt.clear();
+        }
+    }
+
+    /// The net the search evaluates with, if any.
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.network.as_ref()
     }
 
     /// The number of search threads.
@@ -122,7 +148,8 @@ impl Searcher {
             };
         }
         self.tt.new_search();
-        let reductions = reduction_table();
+        let params = self.params;
+        let reductions = reduction_table(&params);
         let threads = self.histories.len();
         let shared = Shared {
             tt: &self.tt,
@@ -134,6 +161,8 @@ impl Searcher {
             multipv: self.multipv.max(1),
             tb: self.tb.as_deref(),
             tbhits: std::sync::atomic::AtomicU64::new(0),
+            network: self.network.clone(),
+            params,
         };
         let (main_hist, helper_hists) = self.histories.split_first_mut().expect("at least one thread");
         let outcomes: Vec<(Vec<super::worker::RootMove>, i32)> = std::thread::scope(|scope| {

@@ -3,11 +3,13 @@
 //! clock and reports progress.
 
 use super::history::{Histories, PieceTo};
-use super::params;
+use super::params::SearchParams;
 use super::time::TimeManager;
 use super::tt::{Bound, TranspositionTable};
 use super::{Control, Info, Limits, MATE_BOUND, MAX_PLY, VALUE_INFINITE, VALUE_MATE, VALUE_NONE};
 use crate::board::{Move, Position};
+use crate::eval::nnue::{AccumulatorStack, Network};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -26,6 +28,10 @@ pub(super) struct Shared<'a> {
     pub tb: Option<&'a crate::tb::Tablebases>,
     /// Nodes answered by the tablebases.
     pub tbhits: AtomicU64,
+    /// The net to evaluate with, or None for the classical evaluation.
+    pub network: Option<Arc<Network>>,
+    /// The settings of this search, copied when it started.
+    pub params: SearchParams,
 }
 
 /// A node counter on its own cache line.
@@ -92,10 +98,15 @@ pub(super) struct Worker<'a> {
     pub completed_depth: i32,
     pub best_move_changes: f64,
     pub reductions: &'a [[i32; 64]; 64],
+    /// This thread's copy of the search's settings, read at every node (a copy of its own
+    /// sits next to the rest of the thread's hot data).
+    pub params: SearchParams,
     /// Move picker buffers lent to the nodes on the current path (last in, first out).
     /// Boxed so that lending one moves a pointer, not two kilobytes.
     #[allow(clippy::vec_box)]
     pub pick_pool: Vec<Box<super::movepick::PickBuffers>>,
+    /// The net's accumulators along the current path, when the net evaluates.
+    pub nnue: Option<AccumulatorStack>,
 }
 
 impl<'a> Worker<'a> {
@@ -107,7 +118,13 @@ impl<'a> Worker<'a> {
         root_moves: Vec<Move>,
         reductions: &'a [[i32; 64]; 64],
     ) -> Worker<'a> {
+        let nnue = shared.network.as_ref().map(|net| {
+            let mut acc = AccumulatorStack::new(net.clone(), MAX_PLY + 4);
+            acc.reset(&pos);
+            acc
+        });
         Worker {
+            nnue,
             id,
             pos,
             hist,
@@ -133,7 +150,21 @@ impl<'a> Worker<'a> {
             completed_depth: 0,
             best_move_changes: 0.0,
             reductions,
+            params: shared.params,
             pick_pool: Vec::with_capacity(MAX_PLY),
+        }
+    }
+
+    /// The static evaluation of the current position, from the side to move's view: the
+    /// net's when one is loaded, else the classical one.
+    #[inline]
+    pub fn evaluate(&self) -> i32 {
+        match &self.nnue {
+            Some(acc) => {
+                debug_assert!(acc.matches_refresh(&self.pos), "accumulators out of step at {}", self.pos.fen());
+                crate::eval::evaluate_net(&self.pos, acc)
+            }
+            None => crate::eval::evaluate(&self.pos),
         }
     }
 
@@ -222,7 +253,7 @@ impl<'a> Worker<'a> {
     /// One iteration for the current MultiPV line; false if the search was stopped.
     fn aspiration(&mut self, depth: i32, report: &mut dyn FnMut(&Info)) -> bool {
         let prev = self.root_moves[self.pv_idx].prev_value;
-        let mut delta = params::ASPIRATION_WINDOW.get();
+        let mut delta = self.params.ASPIRATION_WINDOW;
         let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
             ((prev - delta).max(-VALUE_INFINITE), (prev + delta).min(VALUE_INFINITE))
         } else {

@@ -2,8 +2,8 @@
 //! history. Legal moves and un-moves are built from the board's attack tables; the tests
 //! check both against `Position`'s move generator and rules.
 
-use crate::board::fen::promotion_zone;
 use crate::board::position::met_attack_set;
+use crate::board::sittuyin::promotion_zone;
 use crate::board::{Bitboard, Color, Move, Piece, PieceType, Position, Square, attacks};
 
 /// The most men a table position holds.

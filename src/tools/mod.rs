@@ -1,10 +1,10 @@
-//! Command-line tools built on the engine: perft, bench, the engine-vs-engine match
-//! runner, self-play data generation, evaluation tuning (Texel) and search-constant tuning
-//! (SPSA).
+//! Command-line tools built on the engine: the engine-vs-engine match runner, self-play
+//! data generation, evaluation tuning (Texel), search-constant tuning (SPSA) and the NNUE
+//! trainer. Perft and bench live in the engine (`board::perft`, `search::bench`), since the
+//! protocol runs them.
 
-pub mod bench;
 pub mod datagen;
 pub mod r#match;
-pub mod perft;
 pub mod spsa;
+pub mod train;
 pub mod tune;

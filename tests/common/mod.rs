@@ -12,10 +12,13 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-/// Fairy-Stockfish, Debian's build.
-pub const FSF: &str = "/usr/games/fairy-stockfish";
-/// Sjaak II (needs `-uci`).
-pub const SJAAK: &str = "/usr/games/sjaakii";
+#[path = "../oracle/mod.rs"]
+pub mod oracle;
+// Not every test that uses these helpers needs an oracle.
+#[allow(unused_imports)]
+pub use oracle::Oracle::*;
+#[allow(unused_imports)]
+pub use oracle::{FSF, SJAAK, require};
 
 /// What a `sitke match` run printed.
 pub struct Run {

@@ -11,8 +11,11 @@ use std::time::{Duration, Instant};
 
 /// The engine binary under test.
 pub const SITKE: &str = env!("CARGO_BIN_EXE_sitke");
+#[path = "../oracle/mod.rs"]
+pub mod oracle;
+
 /// Debian's Fairy-Stockfish, the reference.
-pub const FAIRY: &str = "/usr/games/fairy-stockfish";
+pub const FAIRY: &str = oracle::FSF;
 
 /// A running engine process.
 pub struct Engine {

@@ -15,7 +15,11 @@
 //!   tuner hold out whole games for validation. Files without these lines are read too:
 //!   each position then counts as a game of its own.
 //!
-//! About 70 bytes a position: a million positions is a 70 MB file.
+//! About 58 bytes a position (measured on generation 0's data): a million positions is a
+//! 58 MB file (the binary format, `binary`, takes 32 MB).
+//!
+//! A line is finished once its newline is written: a reader skips an unfinished last line
+//! and a resumed run cuts it off.
 
 use std::fmt;
 use std::fs::{File, OpenOptions};
@@ -164,17 +168,77 @@ pub fn parse_header(line: &str) -> Option<Result<GameHeader, String>> {
     Some(parsed)
 }
 
-/// Reads entries one by one from any buffered source.
+/// A line of a data file that means something: a game's header or a position.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Item {
+    /// A `#game` line.
+    Game(GameHeader),
+    /// A position line.
+    Position(Entry),
+}
+
+/// Reads entries one by one from any buffered source. A last line without its newline is
+/// what an interrupted (or still running) writer leaves: it is skipped with a warning, as
+/// a resumed run cuts it off.
 pub struct Reader<R> {
-    lines: io::Lines<R>,
+    source: R,
+    line: String,
     line_no: usize,
     game: Option<u64>,
+    unfinished: u64,
 }
 
 impl<R: BufRead> Reader<R> {
     /// A reader over `source`.
     pub fn new(source: R) -> Reader<R> {
-        Reader { lines: source.lines(), line_no: 0, game: None }
+        Reader { source, line: String::new(), line_no: 0, game: None, unfinished: 0 }
+    }
+
+    /// The number of the last line read (1-based).
+    pub fn line_number(&self) -> usize {
+        self.line_no
+    }
+
+    /// Bytes of an unfinished last line that were skipped (0 if none).
+    pub fn unfinished(&self) -> u64 {
+        self.unfinished
+    }
+
+    /// The next game header or position; other comments and blank lines are passed over.
+    pub fn next_item(&mut self) -> Option<Result<Item, FormatError>> {
+        loop {
+            self.line.clear();
+            let n = match self.source.read_line(&mut self.line) {
+                Ok(n) => n,
+                Err(e) => return Some(Err(FormatError { line: self.line_no + 1, message: e.to_string() })),
+            };
+            if n == 0 {
+                return None;
+            }
+            self.line_no += 1;
+            if !self.line.ends_with('\n') {
+                log::warn!("text data: line {} has no newline (an unfinished write?); skipped", self.line_no);
+                self.unfinished = n as u64;
+                return None;
+            }
+            let line = self.line.trim_end_matches(['\n', '\r']);
+            let err = |message| FormatError { line: self.line_no, message };
+            if line.trim().is_empty() {
+                continue;
+            }
+            if line.starts_with('#') {
+                match parse_header(line) {
+                    Some(Ok(h)) => {
+                        self.game = Some(h.id);
+                        return Some(Ok(Item::Game(h)));
+                    }
+                    Some(Err(e)) => return Some(Err(err(e))),
+                    None => continue,
+                }
+            }
+            let game = self.game.unwrap_or(self.line_no as u64 | 1 << 63);
+            return Some(parse_record(line).map(|record| Item::Position(Entry { game, record })).map_err(err));
+        }
     }
 }
 
@@ -183,25 +247,11 @@ impl<R: BufRead> Iterator for Reader<R> {
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
-            let line = match self.lines.next()? {
-                Ok(l) => l,
-                Err(e) => return Some(Err(FormatError { line: self.line_no + 1, message: e.to_string() })),
-            };
-            self.line_no += 1;
-            let err = |message| FormatError { line: self.line_no, message };
-            if line.trim().is_empty() {
-                continue;
+            match self.next_item()? {
+                Ok(Item::Game(_)) => continue,
+                Ok(Item::Position(e)) => return Some(Ok(e)),
+                Err(e) => return Some(Err(e)),
             }
-            if line.starts_with('#') {
-                match parse_header(&line) {
-                    Some(Ok(h)) => self.game = Some(h.id),
-                    Some(Err(e)) => return Some(Err(err(e))),
-                    None => {}
-                }
-                continue;
-            }
-            let game = self.game.unwrap_or(self.line_no as u64 | 1 << 63);
-            return Some(parse_record(&line).map(|record| Entry { game, record }).map_err(err));
         }
     }
 }
@@ -328,6 +378,19 @@ mod tests {
     }
 
     #[test]
+    fn a_last_line_without_its_newline_is_skipped() {
+        // "0.5" cut short would read as a loss.
+        let text = "#game 1 0.5 10 x\n8/8/8/8/8/8/8/K6k[] w - - 0 50;5;0.5\n8/8/8/8/8/8/8/K6k[] b - - 0 50;-5;0";
+        let mut reader = Reader::new(text.as_bytes());
+        let items: Vec<Item> = std::iter::from_fn(|| reader.next_item()).collect::<Result<_, _>>().unwrap();
+        assert_eq!(items.len(), 2);
+        assert!(matches!(&items[0], Item::Game(h) if h.id == 1));
+        assert!(matches!(&items[1], Item::Position(e) if e.game == 1 && e.record.score == 5));
+        assert_eq!(reader.unfinished(), 35);
+        assert_eq!(reader.line_number(), 3);
+    }
+
+    #[test]
     fn malformed_lines_are_reported_with_their_number() {
         for bad in ["fen only", "fen;12", "fen;x;1.0", "fen;1;2.0", ";1;1.0", "a;1;1.0;extra"] {
             let text = format!("#game 1 0.5 10 x\n{bad}\n");
@@ -349,6 +412,8 @@ mod tests {
         let whole = text.len() as u64;
         text.extend_from_slice(b"#game 10 0.5 3 x\n8/8/8/8/8/8/8/K6k[] w - -");
         std::fs::write(&path, &text).unwrap();
+        // A reader skips the unfinished line: read while a writer runs, the file is whole.
+        assert_eq!(read_path(&path).unwrap().len(), 3);
         let existing = prepare_for_append(&path).unwrap();
         // The unfinished position line goes; the finished header of game 10 stays.
         assert_eq!(existing.truncated, "8/8/8/8/8/8/8/K6k[] w - -".len() as u64);

@@ -10,8 +10,9 @@
 //!   `draw_score` of zero for `draw_plies` consecutive plies;
 //! - a draw at `max_plies` (a guard only: the 50-move and counting rules end games first).
 
+use super::binary::{GameInfo, PackedRecord, Termination};
 use super::format::{GameHeader, GameResult, Record};
-use crate::board::{Color, Outcome, Position};
+use crate::board::{Color, Position};
 use crate::rng::Rng;
 use crate::search::movepick::is_noisy;
 use crate::search::{Control, Limits, MATE_BOUND, Searcher};
@@ -58,17 +59,65 @@ impl Default for GameSettings {
     }
 }
 
+/// A position kept for training, ready for either data format.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeptPosition {
+    /// Its FEN (for the text format).
+    pub fen: String,
+    /// The search score, centipawns, White's view (for the text format).
+    pub score_white: i32,
+    /// The binary record, with the game's result.
+    pub packed: PackedRecord,
+}
+
 /// A finished game.
 #[derive(Clone, Debug)]
 pub struct PlayedGame {
-    /// Its `#game` line.
-    pub header: GameHeader,
+    /// The game's number in its run.
+    pub id: u64,
+    /// How it ended, White's view.
+    pub result: GameResult,
+    /// Plies played, the random opening included.
+    pub plies: u32,
+    /// Why it ended.
+    pub termination: Termination,
     /// The positions kept for training, in game order.
-    pub records: Vec<Record>,
+    pub positions: Vec<KeptPosition>,
     /// Searches run (kept or not).
     pub searches: u32,
     /// Nodes searched.
     pub nodes: u64,
+}
+
+impl PlayedGame {
+    /// Its `#game` line in the text format.
+    pub fn text_header(&self) -> GameHeader {
+        let termination = self.termination.name().to_string();
+        GameHeader { id: self.id, result: self.result, plies: self.plies, termination }
+    }
+
+    /// Its positions as text records.
+    pub fn text_records(&self) -> Vec<Record> {
+        let record = |k: &KeptPosition| Record { fen: k.fen.clone(), score: k.score_white, result: self.result };
+        self.positions.iter().map(record).collect()
+    }
+
+    /// Its game block in the binary format, for a run seeded `seed`.
+    pub fn game_info(&self, seed: u64) -> GameInfo {
+        GameInfo {
+            id: self.id,
+            positions: self.positions.len() as u32,
+            result: self.result,
+            termination: self.termination,
+            plies: self.plies.min(u16::MAX as u32) as u16,
+            seed: seed as u32,
+        }
+    }
+
+    /// Its positions as binary records.
+    pub fn packed_records(&self) -> Vec<PackedRecord> {
+        self.positions.iter().map(|k| k.packed).collect()
+    }
 }
 
 /// Plays game `id` of a run seeded by `seed`. The game depends only on (seed, id) and the
@@ -89,17 +138,17 @@ pub fn play_game(id: u64, seed: u64, settings: &GameSettings, searcher: &mut Sea
     let limits = Limits { nodes: Some(settings.nodes), ..Limits::default() };
     let adj = &settings.adjudication;
     let mut adjudicator = Adjudicator::new(*adj);
-    let mut kept: Vec<(String, i32)> = Vec::new();
+    let mut kept: Vec<KeptPosition> = Vec::new();
     let (mut searches, mut nodes) = (0u32, 0u64);
     let mut plies = placements as u32;
     let (result, termination) = loop {
-        match pos.outcome() {
-            Outcome::Ongoing => {}
-            Outcome::Checkmate { winner } => break (win_for(winner), "checkmate".to_string()),
-            o @ Outcome::Draw(_) => break (GameResult::Draw, o.reason().replace(' ', "-")),
+        let outcome = pos.outcome();
+        if let Some(t) = Termination::from_outcome(outcome) {
+            let winner = if t == Termination::Checkmate { Some(!pos.side_to_move()) } else { None };
+            break (winner.map_or(GameResult::Draw, win_for), t);
         }
         if plies >= adj.max_plies {
-            break (GameResult::Draw, "max-length".to_string());
+            break (GameResult::Draw, Termination::MaxLength);
         }
         let control = Control::new();
         let r = searcher.search(&pos, &limits, &control, &mut |_| {});
@@ -108,22 +157,28 @@ pub fn play_game(id: u64, seed: u64, settings: &GameSettings, searcher: &mut Sea
         let stm = pos.side_to_move();
         if r.value.abs() >= MATE_BOUND {
             let winner = if r.value > 0 { stm } else { !stm };
-            break (win_for(winner), "mate-found".to_string());
+            break (win_for(winner), Termination::MateFound);
         }
         let white = r.value * stm.sign();
         // Quiet positions only: after a capture or promotion, or in check, the static
-        // evaluation cannot be expected to match the search.
+        // evaluation cannot be expected to match the search. Positions of the setup phase
+        // (pieces still in hand) are kept like any other: the net must score them too.
         if !pos.in_check() && !is_noisy(&pos, r.best) {
-            kept.push((pos.fen(), white));
+            // Every game position fits a record: 32 pieces at most, and the hands hold no
+            // more than the setup's king, met, two rooks, two khons and two knights.
+            let packed = PackedRecord::pack(&pos, r.value, GameResult::Draw).expect("a game position packs");
+            kept.push(KeptPosition { fen: pos.fen(), score_white: white, packed });
         }
-        if let Some((result, why)) = adjudicator.update(white, plies, pos.counting_limit() > 0) {
-            break (result, why.to_string());
+        if let Some((result, t)) = adjudicator.update(white, plies, pos.counting_limit() > 0) {
+            break (result, t);
         }
         pos.do_move(r.best);
         plies += 1;
     };
-    let records = kept.into_iter().map(|(fen, score)| Record { fen, score, result }).collect();
-    PlayedGame { header: GameHeader { id, result, plies, termination }, records, searches, nodes }
+    for k in &mut kept {
+        k.packed = k.packed.with_result(result);
+    }
+    PlayedGame { id, result, plies, termination, positions: kept, searches, nodes }
 }
 
 /// Follows the scores of a game and decides when it is clearly over.
@@ -143,7 +198,7 @@ impl Adjudicator {
 
     /// Takes the search score (White's view) at game ply `ply`; `counting` tells whether
     /// the counting rule runs. Returns the verdict once the game is decided.
-    pub fn update(&mut self, white: i32, ply: u32, counting: bool) -> Option<(GameResult, &'static str)> {
+    pub fn update(&mut self, white: i32, ply: u32, counting: bool) -> Option<(GameResult, Termination)> {
         let leader = if white >= 0 { Color::White } else { Color::Black };
         if white.abs() >= self.rule.win_score && !counting {
             self.winning = if self.leader == leader { self.winning + 1 } else { 1 };
@@ -152,11 +207,11 @@ impl Adjudicator {
             self.winning = 0;
         }
         if self.winning >= self.rule.win_plies {
-            return Some((win_for(self.leader), "adjudicated-win"));
+            return Some((win_for(self.leader), Termination::AdjudicatedWin));
         }
         self.level = if white.abs() <= self.rule.draw_score { self.level + 1 } else { 0 };
         if ply >= self.rule.draw_after && self.level >= self.rule.draw_plies {
-            return Some((GameResult::Draw, "adjudicated-draw"));
+            return Some((GameResult::Draw, Termination::AdjudicatedDraw));
         }
         None
     }
@@ -183,17 +238,23 @@ mod tests {
         let mut searcher = Searcher::new(1, 1);
         let a = play_game(5, 42, &quick(), &mut searcher);
         let b = play_game(5, 42, &quick(), &mut searcher);
-        assert_eq!(a.header, b.header);
-        assert_eq!(a.records, b.records);
-        assert!(!a.records.is_empty() && a.records.len() as u32 <= a.searches);
-        for r in &a.records {
-            let pos = Position::from_fen(&r.fen).unwrap();
-            assert!(!pos.in_check(), "{}", r.fen);
-            assert!(r.score.abs() < EVAL_LIMIT.max(MATE_BOUND));
-            assert_eq!(r.result, a.header.result);
+        assert_eq!(a.text_header(), b.text_header());
+        assert_eq!(a.positions, b.positions);
+        assert!(!a.positions.is_empty() && a.positions.len() as u32 <= a.searches);
+        for k in &a.positions {
+            let pos = Position::from_fen(&k.fen).unwrap();
+            assert!(!pos.in_check(), "{}", k.fen);
+            assert!(k.score_white.abs() < EVAL_LIMIT.max(MATE_BOUND));
+            // The binary record holds the same position, score and result.
+            assert_eq!(k.packed.to_position().unwrap().board_fen(), pos.board_fen());
+            assert_eq!(k.packed.score_white(), k.score_white);
+            assert_eq!(k.packed.result_white(), a.result);
         }
+        assert!(a.text_records().iter().all(|r| r.result == a.result));
+        let info = a.game_info(42);
+        assert_eq!((info.id, info.positions as usize, info.seed), (5, a.positions.len(), 42));
         let c = play_game(6, 42, &quick(), &mut searcher);
-        assert_ne!(a.records[0].fen, c.records[0].fen, "another id gives another opening");
+        assert_ne!(a.positions[0].fen, c.positions[0].fen, "another id gives another opening");
     }
 
     #[test]
@@ -201,9 +262,20 @@ mod tests {
         let settings = GameSettings { random_min: 16, random_max: 16, ..quick() };
         let g = play_game(1, 1, &settings, &mut Searcher::new(1, 1));
         // All 16 placements were random, so the first searched position is past the setup.
-        let first = Position::from_fen(&g.records[0].fen).unwrap();
+        let first = Position::from_fen(&g.positions[0].fen).unwrap();
         assert!(!first.in_setup());
-        assert!(g.header.plies >= 16);
+        assert!(g.plies >= 16);
+    }
+
+    #[test]
+    fn positions_searched_in_the_setup_phase_are_kept() {
+        // Six random placements leave ten to the search; drops are quiet moves, so each of
+        // those positions (with pieces in hand) is kept.
+        let settings = GameSettings { random_min: 6, random_max: 6, ..quick() };
+        let g = play_game(3, 1, &settings, &mut Searcher::new(1, 1));
+        let in_hand: Vec<&KeptPosition> = g.positions.iter().take_while(|k| k.packed.in_setup()).collect();
+        assert_eq!(in_hand.len(), 10);
+        assert!(Position::from_fen(&in_hand[0].fen).unwrap().hand_total(Color::White) > 0);
     }
 
     #[test]
@@ -220,16 +292,16 @@ mod tests {
             let mut a = Adjudicator::new(rule);
             scores.iter().enumerate().find_map(|(i, &s)| a.update(s, start_ply + i as u32, counting).map(|v| (i, v)))
         };
-        assert_eq!(run(&[600, 700, 650], 30, false), Some((2, (GameResult::WhiteWin, "adjudicated-win"))));
-        assert_eq!(run(&[-600, -900, -500], 30, false), Some((2, (GameResult::BlackWin, "adjudicated-win"))));
+        assert_eq!(run(&[600, 700, 650], 30, false), Some((2, (GameResult::WhiteWin, Termination::AdjudicatedWin))));
+        assert_eq!(run(&[-600, -900, -500], 30, false), Some((2, (GameResult::BlackWin, Termination::AdjudicatedWin))));
         // A lapse or a change of leader restarts the count.
         assert_eq!(run(&[600, 700, 400, 600, 600], 30, false), None);
         assert_eq!(run(&[600, -700, 600, 600], 30, false), None);
         // Never a win while the counting rule runs.
         assert_eq!(run(&[900; 10], 30, true), None);
-        assert_eq!(run(&[0, 5, -10, 3], 30, false), Some((3, (GameResult::Draw, "adjudicated-draw"))));
+        assert_eq!(run(&[0, 5, -10, 3], 30, false), Some((3, (GameResult::Draw, Termination::AdjudicatedDraw))));
         assert_eq!(run(&[0, 5, 11, 3, 0, 0], 30, false), None);
         // Not before ply 20 (draw_after), although the fourth level ply is ply 19.
-        assert_eq!(run(&[0, 0, 0, 0, 0], 16, false), Some((4, (GameResult::Draw, "adjudicated-draw"))));
+        assert_eq!(run(&[0, 0, 0, 0, 0], 16, false), Some((4, (GameResult::Draw, Termination::AdjudicatedDraw))));
     }
 }

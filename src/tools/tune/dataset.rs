@@ -11,7 +11,7 @@
 use super::Weights;
 use crate::board::Position;
 use crate::eval::{CoefTrace, NUM_PARAMS, PHASE_MAX, S, Tracer, evaluate_with};
-use crate::tools::datagen::format::Entry;
+use crate::tools::datagen::binary::PackedRecord;
 use rayon::prelude::*;
 
 /// The multiplier of the second evaluation: large, so that integer rounding in the
@@ -128,20 +128,16 @@ impl Dataset {
         self.samples.push(Sample { start, len: t.coefs.len() as u32, mg, slope, offset, result, score });
     }
 
-    /// Parses and traces data-file entries on all threads of the current rayon pool.
-    pub fn from_entries(entries: &[&Entry], lin: &Linearizer) -> Result<Dataset, String> {
-        let traced: Vec<Traced> = entries
+    /// Sets up and traces data-file records on all threads of the current rayon pool.
+    pub fn from_records(records: &[&PackedRecord], lin: &Linearizer) -> Result<Dataset, String> {
+        let traced: Vec<Traced> = records
             .par_iter()
-            .map(|e| {
-                Position::from_fen(&e.record.fen)
-                    .map(|p| lin.trace(&p))
-                    .map_err(|err| format!("{}: {err}", e.record.fen))
-            })
+            .map(|r| r.to_position().map(|p| lin.trace(&p)).map_err(|err| format!("{r:?}: {err}")))
             .collect::<Result<_, _>>()?;
         let mut ds = Dataset::new();
         ds.coefs.reserve(traced.iter().map(|t| t.coefs.len()).sum());
-        for (t, e) in traced.iter().zip(entries) {
-            ds.push(t, e.record.result.white_score() as f32, e.record.score as f32);
+        for (t, r) in traced.iter().zip(records) {
+            ds.push(t, r.result_white().white_score() as f32, r.score_white() as f32);
         }
         Ok(ds)
     }

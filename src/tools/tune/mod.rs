@@ -1,6 +1,6 @@
 //! `sitke tune`: Texel-style fitting of the evaluation's weights to self-play data.
 //!
-//! The data (`datagen`'s format) is split by game into a training and a held-out
+//! The data (`datagen`'s files, binary or text) is split by game into a training and a held-out
 //! validation set, every position is traced once into its feature counts (`dataset`), the
 //! sigmoid scale K is fitted to the current weights, and Adam minimises the squared error
 //! between the evaluation's win probability and the game result (optionally blended with
@@ -17,7 +17,9 @@ pub mod weights_file;
 
 use crate::eval::{NUM_PARAMS, S, TERMS, WEIGHTS, s};
 use crate::rng::{Rng, mix};
-use crate::tools::datagen::format::{self, Entry, GameResult};
+use crate::tools::datagen::binary::PackedRecord;
+use crate::tools::datagen::data;
+use crate::tools::datagen::format::GameResult;
 use dataset::{Dataset, Linearizer};
 use model::{Objective, fit_k};
 use std::io::Write;
@@ -174,16 +176,16 @@ pub fn tune(cfg: &TuneConfig, log: &mut dyn Write) -> Result<TuneOutcome, Box<dy
 /// Reads the data files and traces a training and a validation set; whole games go to one
 /// side, since positions of one game are alike and would leak across the split.
 fn load(cfg: &TuneConfig, log: &mut dyn Write) -> Result<(Dataset, Dataset), Box<dyn std::error::Error>> {
-    let mut entries: Vec<(u64, Entry)> = Vec::new();
+    let mut entries: Vec<(u64, PackedRecord)> = Vec::new();
     for (i, path) in cfg.data.iter().enumerate() {
-        let file = format::read_path(path)?;
+        let file = data::read_path(path)?;
         writeln!(log, "tune: {}: {} positions", path.display(), file.len())?;
-        entries.extend(file.into_iter().map(|e| (mix((i as u64) << 56 ^ e.game), e)));
+        entries.extend(file.into_iter().map(|(game, r)| (mix((i as u64) << 56 ^ game), r)));
     }
     if let Some(n) = cfg.limit {
         entries.truncate(n);
     }
-    let count = |r: GameResult| entries.iter().filter(|(_, e)| e.record.result == r).count() as f64;
+    let count = |r: GameResult| entries.iter().filter(|(_, e)| e.result_white() == r).count() as f64;
     let n = entries.len().max(1) as f64;
     writeln!(
         log,
@@ -193,14 +195,14 @@ fn load(cfg: &TuneConfig, log: &mut dyn Write) -> Result<(Dataset, Dataset), Box
         100.0 * count(GameResult::BlackWin) / n
     )?;
     let cut = (cfg.validation.clamp(0.0, 1.0) * 1_000_000.0) as u64;
-    let (mut train, mut val): (Vec<&Entry>, Vec<&Entry>) = (Vec::new(), Vec::new());
+    let (mut train, mut val): (Vec<&PackedRecord>, Vec<&PackedRecord>) = (Vec::new(), Vec::new());
     for (group, e) in &entries {
         if group % 1_000_000 >= cut { train.push(e) } else { val.push(e) }
     }
     // Mini-batches then mix games and phases.
     Rng::new(cfg.seed).shuffle(&mut train);
     let lin = Linearizer::new(&WEIGHTS);
-    Ok((Dataset::from_entries(&train, &lin)?, Dataset::from_entries(&val, &lin)?))
+    Ok((Dataset::from_records(&train, &lin)?, Dataset::from_records(&val, &lin)?))
 }
 
 /// A line per term: how far its weights moved on average.

@@ -188,3 +188,42 @@ fn mirrored_piece_square_weights_stay_equal_and_still_fit() {
     let before = out.history[0].validation.unwrap();
     assert!(out.best.validation.unwrap() < before / 5.0, "{before} -> {:?}", out.best);
 }
+
+#[test]
+fn binary_data_loads_as_its_text_does() {
+    let dir = std::env::temp_dir().join(format!("sitke-tune-formats-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut text = Vec::new();
+    for (id, chunk) in random_positions(25, 400).chunks(40).enumerate() {
+        let result = [GameResult::BlackWin, GameResult::Draw, GameResult::WhiteWin][id % 3];
+        let records: Vec<Record> =
+            chunk.iter().map(|p| Record { fen: p.fen(), score: white_eval(p, &WEIGHTS) as i32, result }).collect();
+        let header = GameHeader { id: id as u64 * 3, result, plies: 40, termination: "test".into() };
+        write_game(&mut text, &header, &records).unwrap();
+    }
+    let (txt, bin) = (dir.join("data.txt"), dir.join("data.bin"));
+    std::fs::write(&txt, &text).unwrap();
+    crate::tools::datagen::convert::text_to_binary(&txt, &bin).unwrap();
+    let cfg = |data| TuneConfig {
+        data: vec![data],
+        limit: None,
+        validation: 0.3,
+        k: None,
+        lambda: 0.5,
+        terms: Vec::new(),
+        train: TrainOptions { epochs: 1, lr: 1.0, lr_decay: 1.0, batch: 0, tied: Vec::new() },
+        seed: 3,
+        weights_file: dir.join("unused.rs"),
+        write: false,
+    };
+    let (a, b) = (load(&cfg(txt), &mut std::io::sink()).unwrap(), load(&cfg(bin), &mut std::io::sink()).unwrap());
+    for (x, y) in [(&a.0, &b.0), (&a.1, &b.1)] {
+        assert!(!x.is_empty());
+        assert_eq!(x.len(), y.len());
+        for (s, t) in x.samples().iter().zip(y.samples()) {
+            assert_eq!((s.mg, s.slope, s.offset, s.result, s.score), (t.mg, t.slope, t.offset, t.result, t.score));
+            assert_eq!(x.coefs(s), y.coefs(t));
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,7 +1,7 @@
 //! Perft: counts the leaves of the legal move tree, with bulk counting at the last ply,
 //! per-move breakdown (divide) and a root-parallel version on rayon.
 
-use crate::board::{GenType, Move, MoveList, Position};
+use super::{GenType, Move, MoveList, Position};
 use rayon::prelude::*;
 
 /// Leaf count of the legal move tree `depth` plies deep.

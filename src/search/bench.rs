@@ -2,8 +2,8 @@
 //! count is the engine's signature: identical from run to run on one thread, and changed
 //! only by commits that change the search (their messages end with `Bench: <nodes>`).
 
-use crate::board::Position;
-use crate::search::{Control, Limits, Searcher};
+use super::{Control, Limits, Searcher};
+use crate::board::{Position, START_FEN};
 use std::time::{Duration, Instant};
 
 /// The depth `bench` searches each position to by default.
@@ -12,7 +12,7 @@ pub const DEFAULT_DEPTH: u32 = 11;
 /// Positions from the setup, the middlegame, promotions and endings (counting included).
 pub const POSITIONS: &[&str] = &[
     // Setup phase.
-    "8/8/4pppp/pppp4/4PPPP/PPPP4/8/8[KFRRSSNNkfrrssnn] w - - 0 1",
+    START_FEN,
     "8/8/4pppp/pppp4/4PPPP/PPPP2K1/8/8[SSFRRNNkssfrrnn] b - - 0 1",
     "1nf5/8/1n2pppp/pppp4/4PPPP/PPPPS1S1/5K2/8[FRRNNkssrr] w - - 0 4",
     "3f1s2/3k4/4pppp/pppp4/4PPPP/PPPP4/SS6/3R4[KFRNNsrrnn] w - - 0 4",

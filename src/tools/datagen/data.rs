@@ -1,0 +1,111 @@
+//! One reader for both data formats: every position as a `PackedRecord` with its game id,
+//! whichever format the file is in (told by its first bytes, not its name).
+//!
+//! A text position becomes the record the binary format would hold for it: its score
+//! turned to the side to move's view, the scaled flag computed from the position. The text
+//! format cannot keep the 50-move clock while counting runs (its FEN writes the counting
+//! ply there), so such records read from text have a clock of 0.
+
+use super::binary::{self, MAGIC, PackedRecord};
+use super::format::{self, Entry};
+use crate::board::Position;
+use std::fs::File;
+use std::io::{self, BufReader, Read};
+use std::path::Path;
+
+/// The two data formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// `binary`: 32 bytes a position.
+    Binary,
+    /// `format`: one FEN line a position.
+    Text,
+}
+
+impl Format {
+    /// The format's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Binary => "binary",
+            Format::Text => "text",
+        }
+    }
+
+    /// The format of the file at `path`: binary if it starts with the binary magic (or
+    /// with a part of it, as a header cut short does), text otherwise; None if the file is
+    /// missing or empty.
+    pub fn of_file(path: &Path) -> io::Result<Option<Format>> {
+        let mut file = match File::open(path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let mut head = [0u8; MAGIC.len()];
+        let mut n = 0;
+        while n < head.len() {
+            match file.read(&mut head[n..])? {
+                0 => break,
+                k => n += k,
+            }
+        }
+        Ok(match n {
+            0 => None,
+            _ if head[..n] == MAGIC[..n] => Some(Format::Binary),
+            _ => Some(Format::Text),
+        })
+    }
+}
+
+/// The binary record for a text entry (its game id aside).
+pub fn record_of_entry(e: &Entry) -> Result<PackedRecord, String> {
+    let pos = Position::from_fen(&e.record.fen).map_err(|err| format!("{}: {err}", e.record.fen))?;
+    let score_stm = e.record.score * pos.side_to_move().sign();
+    PackedRecord::pack(&pos, score_stm, e.record.result).map_err(|err| format!("{}: {err}", e.record.fen))
+}
+
+/// The records of a data file of either format, each with its game id.
+pub enum Records {
+    /// Reading a binary file.
+    Binary(binary::Records<BufReader<File>>),
+    /// Reading a text file.
+    Text(format::Reader<BufReader<File>>),
+}
+
+impl Iterator for Records {
+    type Item = Result<(u64, PackedRecord), String>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            Records::Binary(r) => Some(r.next()?.map_err(|e| e.to_string())),
+            Records::Text(r) => {
+                let entry = r.next()?;
+                let line = r.line_number();
+                Some(
+                    entry
+                        .map_err(|e| e.to_string())
+                        .and_then(|e| record_of_entry(&e).map(|rec| (e.game, rec)))
+                        .map_err(|e| format!("line {line}: {e}")),
+                )
+            }
+        }
+    }
+}
+
+/// Opens a data file of either format.
+pub fn open(path: &Path) -> Result<Records, String> {
+    let named = |e: io::Error| format!("{}: {e}", path.display());
+    let format = Format::of_file(path).map_err(named)?.unwrap_or(Format::Text);
+    Ok(match format {
+        Format::Binary => Records::Binary(binary::open(path).map_err(named)?.records()),
+        Format::Text => {
+            let file = File::open(path).map_err(named)?;
+            Records::Text(format::Reader::new(BufReader::with_capacity(1 << 20, file)))
+        }
+    })
+}
+
+/// Reads a whole data file of either format; an error names the file (and for text, the
+/// line).
+pub fn read_path(path: &Path) -> Result<Vec<(u64, PackedRecord)>, String> {
+    open(path)?.map(|r| r.map_err(|e| format!("{}: {e}", path.display()))).collect()
+}

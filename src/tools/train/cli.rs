@@ -1,0 +1,162 @@
+//! The command line of `sitke train` and what it runs.
+
+use super::adam::{AdamSettings, Schedule};
+use super::checkpoint::{Checkpoint, Recipe, parse_activation};
+use super::load::{self, LoadOptions};
+use super::model::Shape;
+use super::{Output, Trainer, run_epochs};
+use crate::eval::nnue::Activation;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Options of `sitke train`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct TrainArgs {
+    /// Data files of datagen (binary or text format).
+    #[arg(required = true)]
+    pub data: Vec<PathBuf>,
+    /// Hidden size per perspective.
+    #[arg(long, default_value_t = 64)]
+    pub hidden: usize,
+    /// Output buckets by material (1 to 32).
+    #[arg(long, default_value_t = 1)]
+    pub buckets: usize,
+    /// The hidden activation: screlu or crelu.
+    #[arg(long, default_value = "screlu", value_parser = parse_activation)]
+    pub activation: Activation,
+    /// Passes over the training set.
+    #[arg(long, default_value_t = 20)]
+    pub epochs: usize,
+    /// Positions per gradient step.
+    #[arg(long, default_value_t = 16384)]
+    pub batch: usize,
+    /// Adam's step size.
+    #[arg(long, default_value_t = 0.001)]
+    pub lr: f64,
+    /// Step size schedule: constant, step:EVERY:GAMMA (e.g. step:8:0.3) or cosine[:FLOOR].
+    #[arg(long, default_value = "cosine:0.05")]
+    pub schedule: Schedule,
+    /// Adam's first-moment decay.
+    #[arg(long, default_value_t = 0.9)]
+    pub beta1: f32,
+    /// Adam's second-moment decay.
+    #[arg(long, default_value_t = 0.999)]
+    pub beta2: f32,
+    /// Decoupled weight decay per step, a share of the step size (biases are spared).
+    #[arg(long, default_value_t = 0.0)]
+    pub weight_decay: f32,
+    /// Centipawns per unit of the sigmoid's argument, for the score and the net alike.
+    #[arg(long, default_value_t = 400.0)]
+    pub k: f64,
+    /// Weight of the search score in the target; the game result gets 1 - lambda.
+    #[arg(long, default_value_t = 1.0)]
+    pub lambda: f64,
+    /// Leave out positions whose score exceeds this many centipawns in magnitude.
+    #[arg(long)]
+    pub max_score: Option<i32>,
+    /// Train on the scores as searched, without dividing the 50-move rule's factor out.
+    #[arg(long)]
+    pub keep_rule50: bool,
+    /// Share of the games held out for validation.
+    #[arg(long, default_value_t = 0.05)]
+    pub validation: f64,
+    /// Seed of the initial weights, the shuffles and the validation split.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Use only the first N positions of the data (after the filters).
+    #[arg(long)]
+    pub limit: Option<usize>,
+    /// Threads (default: every core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Folder for the checkpoint and each epoch's net.
+    #[arg(long, default_value = "data/train")]
+    pub dir: PathBuf,
+    /// The final net's file (default: DIR/<its name>.nnue); its float weights go beside it
+    /// as .float.
+    #[arg(long, short)]
+    pub out: Option<PathBuf>,
+    /// Start from the weights of this float checkpoint (a .float file or a checkpoint).
+    #[arg(long, conflicts_with = "resume")]
+    pub init: Option<PathBuf>,
+    /// Continue the run of this checkpoint (rerun the same command with --resume
+    /// DIR/checkpoint.ckpt; --epochs may be raised).
+    #[arg(long)]
+    pub resume: Option<PathBuf>,
+}
+
+impl TrainArgs {
+    /// The recipe these options describe.
+    pub fn recipe(&self, init: Option<String>) -> Recipe {
+        Recipe {
+            shape: Shape { hidden: self.hidden, buckets: self.buckets, activation: self.activation },
+            seed: self.seed,
+            epochs: self.epochs,
+            batch: self.batch,
+            lr: self.lr,
+            schedule: self.schedule,
+            adam: AdamSettings { beta1: self.beta1, beta2: self.beta2, weight_decay: self.weight_decay },
+            k: self.k,
+            lambda: self.lambda,
+            max_score: self.max_score,
+            unscale_rule50: !self.keep_rule50,
+            validation: self.validation,
+            init,
+        }
+    }
+}
+
+fn read_checkpoint(path: &PathBuf) -> Result<Checkpoint, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Checkpoint::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Runs `sitke train`, logging to `log`.
+pub fn main(a: &TrainArgs, log: &mut dyn Write) -> Result<(), Box<dyn std::error::Error>> {
+    if let Some(n) = a.threads {
+        rayon::ThreadPoolBuilder::new().num_threads(n).build_global().map_err(|e| format!("threads: {e}"))?;
+    }
+    if !(1..=4096).contains(&a.hidden) || !(1..=32).contains(&a.buckets) || a.batch == 0 || a.epochs == 0 {
+        return Err("--hidden must be 1..4096, --buckets 1..32, --batch and --epochs positive".into());
+    }
+    if !(0.0..=1.0).contains(&a.lambda) || a.k <= 0.0 {
+        return Err("--lambda must be within 0..1 and --k positive".into());
+    }
+    let init = a.init.as_ref().map(read_checkpoint).transpose()?;
+    let recipe = a.recipe(init.as_ref().map(|c| Checkpoint::net_hash(&c.net)));
+    let options = LoadOptions {
+        max_score: a.max_score,
+        validation: a.validation,
+        seed: a.seed,
+        limit: a.limit,
+        unscale_rule50: !a.keep_rule50,
+    };
+    let (train, validation) = load::load(&a.data, &options, log)?;
+    if train.is_empty() {
+        return Err("no training positions".into());
+    }
+    let mut trainer = match &a.resume {
+        Some(path) => {
+            let ck = read_checkpoint(path)?;
+            let recipe = Recipe { init: ck.recipe.init.clone(), ..recipe };
+            let t = Trainer::resume(recipe, ck, train.fingerprint()).map_err(|e| format!("{}: {e}", path.display()))?;
+            writeln!(log, "train: resuming {} after epoch {}", path.display(), t.epoch)?;
+            t
+        }
+        None => Trainer::new(recipe, init.as_ref().map(|c| &c.net))?,
+    };
+    writeln!(
+        log,
+        "train: {} inputs x2 -> {} ({}) -> {} bucket(s), {} parameters; {} threads",
+        crate::eval::nnue::features::INPUTS,
+        a.hidden,
+        super::checkpoint::activation_name(a.activation),
+        a.buckets,
+        trainer.net.params.len(),
+        rayon::current_num_threads()
+    )?;
+    write!(log, "train: recipe:\n{}", trainer.recipe.to_text())?;
+    let output = Output { dir: a.dir.clone(), out: a.out.clone() };
+    run_epochs(&mut trainer, &train, &validation, &output, log)?;
+    Ok(())
+}
