@@ -10,7 +10,7 @@
 
 mod uci;
 
-use sitke::board::Position;
+use sitke::board::{Color, Position};
 use sitke::protocol::Dialect;
 use sitke::protocol::go::parse_go;
 use sitke::protocol::usi::{move_text, parse_move, parse_sfen};
@@ -241,12 +241,30 @@ fn mutate(rng: &mut Rng, line: &str) -> String {
 
 /// Whether a line would make the engine do something slow on purpose (a deep bench, a
 /// huge table or hundreds of threads): those are tested elsewhere, not thousands of times.
-fn too_costly(line: &str) -> bool {
+/// So is a long job that ends by itself (a deep perft, a huge depth, node count or clock, a
+/// mate search without a depth): the next `go` waits for it, as in Fairy-Stockfish.
+fn too_costly(line: &str, model: &Model) -> bool {
     let t: Vec<&str> = line.split_whitespace().collect();
     let big_number = t.iter().any(|w| w.parse::<i128>().is_ok_and(|n| n > 64));
     match t.first().copied() {
         Some("bench") => true,
         Some("setoption") => big_number && (line.contains("Hash") || line.contains("Threads")),
+        Some("go") => {
+            let (go, _) = parse_go(&t[1..], &model.pos, model.dialect);
+            let l = &go.limits;
+            if let Some(depth) = go.perft {
+                return depth > 3;
+            }
+            let own = if model.pos.side_to_move() == Color::White { l.wtime } else { l.btime };
+            let bounded = l.depth.is_some() || l.nodes.is_some() || l.movetime.is_some() || own.is_some();
+            let quick = l.depth.is_some_and(|d| d <= 6)
+                || l.nodes.is_some_and(|n| n <= 100_000)
+                || l.movetime.is_some_and(|t| t <= Duration::from_secs(1))
+                || own.is_some_and(|t| t <= Duration::from_secs(10));
+            // A search that runs until stopped is stopped by the next `go`: never costly. A
+            // ponder search is, until a `ponderhit` puts it on the clock.
+            !l.infinite && (bounded || l.mate.is_some()) && !quick
+        }
         _ => false,
     }
 }
@@ -268,7 +286,7 @@ fn fuzz_the_protocol() {
         let mut line = valid_line(&mut rng, &model, &fens);
         if rng.chance(0.35) {
             let m = mutate(&mut rng, &line);
-            if !too_costly(&m) {
+            if !too_costly(&m, &model) {
                 line = m;
                 mutated += 1;
             }

@@ -10,7 +10,7 @@ use super::go::Go;
 use super::options::{ELO_RANGE, Options};
 use super::output::{InfoStyle, bestmove_line, info_line, send};
 use crate::board::perft;
-use crate::board::{Move, Position};
+use crate::board::{Color, Move, Position};
 use crate::eval::nnue::Network;
 use crate::rng::Rng;
 use crate::search::bench;
@@ -28,11 +28,12 @@ const JOB_STACK: usize = 16 << 20;
 /// What the job thread is doing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum JobKind {
-    /// A search that ends with `bestmove`; `open_ended` for `go infinite` and `go ponder`,
-    /// which end only on `stop` (or `ponderhit`).
+    /// A search that ends with `bestmove`.
     Search {
-        /// Whether only `stop`/`ponderhit` ends it.
-        open_ended: bool,
+        /// `go infinite` or a `go` without limits: only `stop` ends it.
+        unbounded: bool,
+        /// `go ponder`: only `stop` or `ponderhit` ends it while it ponders.
+        ponder: bool,
     },
     /// `go perft N` (ends by itself, or on `stop`).
     Perft,
@@ -138,13 +139,24 @@ impl Engine {
         self.wake.notify();
     }
 
+    /// Whether the running job would wait for `stop` forever: `go infinite`, a `go` without
+    /// limits, or a ponder search before `ponderhit` (after it the clock ends it).
+    pub fn open_ended(&mut self) -> bool {
+        match self.busy() {
+            Some(JobKind::Search { unbounded, ponder }) => unbounded || (ponder && self.control.pondering()),
+            _ => false,
+        }
+    }
+
     /// Waits for the running job to end by itself; a search that would wait for `stop`
-    /// forever (`go infinite`, `go ponder`, a `go` without limits) is stopped first.
-    pub fn finish(&mut self) {
-        if matches!(self.busy(), Some(JobKind::Search { open_ended: true })) {
+    /// forever is stopped first. Returns whether it stopped one.
+    pub fn finish(&mut self) -> bool {
+        let open = self.open_ended();
+        if open {
             self.stop();
         }
         self.join();
+        open
     }
 
     /// Stops a running search or perft at once and waits for it (a search prints its
@@ -196,16 +208,21 @@ impl Engine {
         }
     }
 
-    /// Starts a search of `pos`, first stopping any running job (whose search still prints
-    /// its own `bestmove`: one per `go`).
-    pub fn start_search(&mut self, pos: Position, go: Go, options: &Options, dialect: Dialect) {
+    /// Starts a search of `pos` that reports to `out`, first stopping any running job
+    /// (whose search still reports its own result: one per search).
+    pub fn start_search(&mut self, pos: Position, go: Go, options: &Options, out: Arc<dyn SearchOutput>) {
         // The control is shared with the running search: it must be over before a reset.
         self.stop_and_join();
         self.control.reset();
         let l = &go.limits;
-        // A `go` with no limit at all runs until `stop` as surely as `go infinite` does.
-        let unlimited = !l.uses_time() && l.depth.is_none() && l.nodes.is_none() && l.mate.is_none();
-        let kind = JobKind::Search { open_ended: l.infinite || go.ponder || unlimited };
+        // A `go` with no limit runs until `stop` as surely as `go infinite` does; so does one
+        // that gives only the other side's clock (the time manager plans with ours).
+        let own_clock = match pos.side_to_move() {
+            Color::White => l.wtime,
+            Color::Black => l.btime,
+        };
+        let bounded = l.movetime.is_some() || own_clock.is_some() || l.depth.is_some() || l.nodes.is_some();
+        let kind = JobKind::Search { unbounded: l.infinite || !(bounded || l.mate.is_some()), ponder: go.ponder };
         self.control.set_pondering(go.ponder);
         let job = SearchJob {
             searcher: Arc::clone(&self.searcher),
@@ -214,7 +231,7 @@ impl Engine {
             options: options.clone(),
             clear_first: std::mem::take(&mut self.clear_pending),
             network: if options.use_nnue { self.network.clone() } else { None },
-            dialect,
+            out,
             active: Arc::clone(&self.active),
         };
         self.spawn(kind, move || job.run(pos, go));
@@ -311,7 +328,7 @@ struct SearchJob {
     options: Options,
     clear_first: bool,
     network: Option<Arc<Network>>,
-    dialect: Dialect,
+    out: Arc<dyn SearchOutput>,
     active: Arc<AtomicBool>,
 }
 
@@ -329,7 +346,6 @@ impl SearchJob {
         if let Some(sk) = skill {
             limits.nodes = Some(limits.nodes.map_or(sk.node_limit(), |n| n.min(sk.node_limit())));
         }
-        let style = InfoStyle { dialect: self.dialect, show_wdl: o.show_wdl };
         let shown = o.multipv;
         let outcome = {
             let mut s = lock(&self.searcher);
@@ -347,7 +363,7 @@ impl SearchJob {
             let mut report = |info: &Info| {
                 // Lines searched only for the weak player's choice are not the host's business.
                 if info.multipv <= shown {
-                    send(&info_line(info, style));
+                    self.out.info(info);
                 }
             };
             catch_unwind(AssertUnwindSafe(|| s.search(&pos, &limits, control, &mut report)))
@@ -360,15 +376,40 @@ impl SearchJob {
                 (pos.legal_moves().iter().next().copied().unwrap_or(Move::NONE), Move::NONE)
             }
         };
-        if !best.is_some() {
-            let score = if pos.in_check() { "mate 0" } else { "cp 0" };
-            send(&format!("info depth 0 score {score}"));
-        }
         // UCI: after `go infinite` or `go ponder` the move waits for `stop` (or `ponderhit`).
         let control = &self.control;
         self.wake.wait_until(|| control.stopped() || (!infinite && !control.pondering()));
         self.active.store(false, Ordering::SeqCst);
-        send(&bestmove_line(best, ponder, self.dialect));
+        self.out.done(&pos, best, ponder);
+    }
+}
+
+/// Where a search job's results go: each protocol writes them in its own words.
+pub trait SearchOutput: Send + Sync {
+    /// One iteration's result for one of the lines the host asked for.
+    fn info(&self, info: &Info);
+    /// The search is over: the move to play (`Move::NONE` when `pos` has none) and the
+    /// reply expected (or `Move::NONE`).
+    fn done(&self, pos: &Position, best: Move, ponder: Move);
+}
+
+/// UCI's (and USI's) `info` and `bestmove` lines.
+pub struct UciOutput {
+    /// The notation and whether `wdl` is shown.
+    pub style: InfoStyle,
+}
+
+impl SearchOutput for UciOutput {
+    fn info(&self, info: &Info) {
+        send(&info_line(info, self.style));
+    }
+
+    fn done(&self, pos: &Position, best: Move, ponder: Move) {
+        if !best.is_some() {
+            let score = if pos.in_check() { "mate 0" } else { "cp 0" };
+            send(&format!("info depth 0 score {score}"));
+        }
+        send(&bestmove_line(best, ponder, self.style.dialect));
     }
 }
 

@@ -119,6 +119,42 @@ pub fn option_lines() -> String {
     s
 }
 
+/// The `feature option="..."` lines for CECP: the options that have no command of their
+/// own there (`variant`, `memory`, `cores` and `hard`/`easy` cover the others, and WDL and
+/// MultiPV lines have no place in CECP's thinking output).
+pub fn xboard_option_features() -> Vec<String> {
+    let mut lines = Vec::new();
+    for (id, name, kind) in SPECS {
+        if matches!(id, Id::Variant | Id::Threads | Id::Hash | Id::Ponder | Id::MultiPv | Id::ShowWdl) {
+            continue;
+        }
+        let spec = match kind {
+            Kind::Spin { default, min, max } => format!("-spin {default} {min} {max}"),
+            Kind::Check { default } => format!("-check {}", *default as u8),
+            Kind::Button => "-button".to_string(),
+            Kind::Combo { default, vars } => {
+                let others: String = vars.iter().filter(|v| *v != default).map(|v| format!(" /// {v}")).collect();
+                format!("-combo {default}{others}")
+            }
+            Kind::Str { default } => format!("-string {default}"),
+        };
+        lines.push(format!("feature option=\"{name} {spec}\""));
+    }
+    lines
+}
+
+/// The `setoption` arguments for CECP's `option NAME[=VALUE]`: a check option's `1`/`0`
+/// become `true`/`false`; anything else passes as it is, for `Options::set` to judge.
+pub fn xboard_setoption(name: &str, value: Option<&str>) -> String {
+    let is_check = lookup(name).is_some_and(|(_, _, kind)| matches!(kind, Kind::Check { .. }));
+    match value {
+        Some("1") if is_check => format!("name {name} value true"),
+        Some("0") if is_check => format!("name {name} value false"),
+        Some(v) => format!("name {name} value {v}"),
+        None => format!("name {name}"),
+    }
+}
+
 /// The current value of every option, typed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
@@ -369,6 +405,22 @@ mod tests {
         let o = Options::default();
         assert_eq!((o.threads, o.hash_mb, o.multipv, o.skill_level, o.elo), (1, 16, 1, 20, 1350));
         assert!(!o.ponder && !o.limit_strength && !o.show_wdl && !o.analyse_mode);
+    }
+
+    #[test]
+    fn xboard_options() {
+        let lines = xboard_option_features();
+        assert!(lines.contains(&"feature option=\"Skill Level -spin 20 0 20\"".to_string()), "{lines:?}");
+        assert!(lines.contains(&"feature option=\"UCI_LimitStrength -check 0\"".to_string()));
+        assert!(lines.contains(&"feature option=\"Clear Hash -button\"".to_string()));
+        assert!(!lines.iter().any(|l| l.contains("Hash -spin") || l.contains("Threads")));
+        let mut o = Options::default();
+        assert_eq!(o.set(&xboard_setoption("UCI_LimitStrength", Some("1"))), Ok(Accepted(Id::LimitStrength)));
+        assert!(o.limit_strength);
+        assert_eq!(o.set(&xboard_setoption("Skill Level", Some("3"))), Ok(Accepted(Id::SkillLevel)));
+        assert_eq!(o.skill_level, 3);
+        assert_eq!(o.set(&xboard_setoption("Clear Hash", None)), Ok(Accepted(Id::ClearHash)));
+        assert!(o.set(&xboard_setoption("Skill Level", Some("1x"))).is_err());
     }
 
     #[test]

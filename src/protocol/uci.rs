@@ -1,27 +1,37 @@
 //! The protocol loop: reads commands from stdin, one per line, and dispatches them. Searches,
-//! `go perft` and `bench` run on the engine's job thread, so the loop always answers
+//! `go perft` and `bench` run on the engine's job thread, so while one runs the loop answers
 //! `isready`, `stop`, `ponderhit` and `quit` at once. `usi` switches to the USI dialect
 //! (notation, SFEN, `usiok`), `uci` back.
+//!
+//! Jobs run in order, as in Fairy-Stockfish: a `go` (or `bench`, or `ucinewgame`) that
+//! arrives while a job that ends by itself is running (perft, bench, a search with a depth,
+//! node, mate or time limit) waits for it, and the loop reads nothing more meanwhile: the
+//! commands after it stay in the pipe and take effect in order once it has started, so a
+//! script of `position` / `go perft` pairs prints every count, and an `isready` behind a
+//! waiting `go` is answered only when the engine has caught up. What waits is bounded by the
+//! pipe, not by the engine's memory. Only a search that would run until `stop` (`go infinite`,
+//! ponder) is stopped by a new `go`, with an `info string` saying so.
 //!
 //! Nothing on the input can end the loop but `quit` or the end of input: every malformed or
 //! out-of-place command gets an `info string` that names the problem, and the state stays
 //! as it was (a `position` keeps the moves that applied).
 
 use super::Dialect;
-use super::engine::{Engine, JobKind};
+use super::engine::{Engine, JobKind, UciOutput};
 use super::go::parse_go;
+use super::lines::{Line, LineReader};
 use super::options::{Accepted, Id, OptionError, Options, VARIANT, variant_info};
-use super::output::{info_string, send};
+use super::output::{InfoStyle, info_string, send};
 use super::usi::{parse_move, parse_sfen};
 use crate::board::Position;
-use std::io::{self, BufRead};
+use std::sync::Arc;
 
 /// Engine name as sent in `id name`.
 pub const ENGINE_NAME: &str = concat!("Sitke ", env!("CARGO_PKG_VERSION"));
 /// The author line.
 pub const ENGINE_AUTHOR: &str = "the Sitke developers";
 /// Lines longer than this (bytes) are refused: no host sends them, and a runaway producer
-/// must not make the engine hold gigabytes.
+/// must not make the engine hold gigabytes (the reader drops the excess as it arrives).
 pub const MAX_LINE: usize = 1 << 20;
 
 /// Whether the loop goes on after a command.
@@ -31,6 +41,8 @@ pub enum Flow {
     Continue,
     /// `quit` was received.
     Quit,
+    /// `xboard` was received: the host speaks CECP from now on.
+    Xboard,
 }
 
 /// The protocol's state: the position, the options, the dialect and the engine.
@@ -61,6 +73,7 @@ impl Session {
         match cmd {
             "uci" => self.hello(Dialect::Uci),
             "usi" => self.hello(Dialect::Usi),
+            "xboard" => return Flow::Xboard,
             "isready" => send("readyok"),
             "debug" => {}
             "setoption" => self.setoption(line.strip_prefix("setoption").unwrap_or_default()),
@@ -80,16 +93,34 @@ impl Session {
         Flow::Continue
     }
 
-    /// Ends the session. After `quit` a running search or perft is stopped at once (a search
-    /// still prints its `bestmove`) and a bench is abandoned; at the end of input, jobs that
-    /// end by themselves are waited for, so `echo "go depth 9" | sitke` prints its answer.
+    /// Ends the session. After `quit` a running search is stopped at once (it still prints
+    /// its `bestmove`), a running perft finishes and prints its count (as in Fairy-Stockfish)
+    /// and a bench is abandoned; at the end of input, jobs that end by themselves are waited
+    /// for, so `echo "go depth 9" | sitke` prints its answer.
     pub fn close(&mut self, quit: bool) {
         match self.engine.busy() {
             Some(JobKind::Bench) if quit => {}
-            Some(_) if quit => self.engine.stop_and_join(),
-            Some(_) => self.engine.finish(),
+            Some(JobKind::Search { .. }) if quit => self.engine.stop_and_join(),
+            Some(_) => {
+                self.engine.finish();
+            }
             None => {}
         }
+    }
+
+    /// Answers a line longer than `MAX_LINE` (already dropped by the reader).
+    pub fn too_long(&self) {
+        info_string(&format!("error: line longer than {MAX_LINE} bytes ignored"));
+    }
+
+    /// Readies the engine for a new job, as Fairy-Stockfish would: a job that ends by itself
+    /// is waited for; a search that would wait for `stop` forever is stopped (`why` says
+    /// what is starting, for the `info string`).
+    fn make_room(&mut self, why: &str) {
+        if self.engine.open_ended() {
+            info_string(&format!("warning: {why} received during an open-ended search; stopping that search first"));
+        }
+        self.engine.finish();
     }
 
     fn hello(&mut self, dialect: Dialect) {
@@ -153,8 +184,9 @@ impl Session {
     }
 
     fn new_game(&mut self) {
-        // A host that starts a new game mid-search wants that search over.
-        self.engine.stop_and_join();
+        // Like Fairy-Stockfish, a new game waits for a job that ends by itself (a script's
+        // perft keeps its count); a search that would run until `stop` is over.
+        self.engine.finish();
         self.engine.clear();
     }
 
@@ -205,14 +237,15 @@ impl Session {
         for w in &warnings {
             info_string(&format!("warning: {}", truncate(w)));
         }
-        // `go` during a running job: the job is stopped first (a search prints its own
-        // bestmove: one per go), so the loop never waits on a long search.
-        if self.engine.busy().is_some() {
-            info_string("warning: go received while busy; stopping the running job first");
-        }
+        // `go` during a running job waits for it (a stopped search prints its own bestmove:
+        // one per go).
+        self.make_room("go");
         match go.perft {
             Some(depth) => self.engine.start_perft(self.pos.clone(), depth, self.options.threads, self.dialect),
-            None => self.engine.start_search(self.pos.clone(), go, &self.options, self.dialect),
+            None => {
+                let out = UciOutput { style: InfoStyle { dialect: self.dialect, show_wdl: self.options.show_wdl } };
+                self.engine.start_search(self.pos.clone(), go, &self.options, Arc::new(out));
+            }
         }
     }
 
@@ -242,13 +275,14 @@ impl Session {
                 }
             }
         }
+        self.make_room("bench");
         self.engine.start_bench(values[0] as u32, values[1] as usize, values[2] as usize);
     }
 }
 
 /// Makes user text safe to echo: control characters become `?` (a host's parser must never
 /// see them) and long text is cut so one bad line cannot flood the host's log.
-fn truncate(s: &str) -> String {
+pub(super) fn truncate(s: &str) -> String {
     const MAX: usize = 200;
     let clean = |c: char| if c.is_control() { '?' } else { c };
     let mut out: String = s.chars().take(MAX).map(clean).collect();
@@ -261,29 +295,25 @@ fn truncate(s: &str) -> String {
 /// Runs the protocol loop on stdin until `quit` or the end of input.
 pub fn run() {
     let mut session = Session::new();
-    let stdin = io::stdin();
-    let mut input = stdin.lock();
-    let mut buf = Vec::new();
-    let mut quit = false;
-    loop {
-        buf.clear();
-        match input.read_until(b'\n', &mut buf) {
-            Ok(0) => break,
-            Ok(_) => {}
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(_) => break,
-        }
-        if buf.len() > MAX_LINE {
-            info_string(&format!("error: line of {} bytes ignored (limit {MAX_LINE})", buf.len()));
+    let mut input = LineReader::new(std::io::stdin().lock(), MAX_LINE);
+    let mut flow = Flow::Continue;
+    while let Some(line) = input.next_line() {
+        // Bytes that are not UTF-8 became U+FFFD and end up in an "unknown" message.
+        let Line::Text(line) = line else {
+            session.too_long();
             continue;
-        }
-        // Bytes that are not UTF-8 become U+FFFD and end up in an "unknown" message.
-        let line = String::from_utf8_lossy(&buf);
+        };
         log::debug!("<< {}", line.trim_end());
-        if session.handle(&line) == Flow::Quit {
-            quit = true;
+        flow = session.handle(&line);
+        if flow != Flow::Continue {
             break;
         }
     }
-    session.close(quit);
+    session.close(flow != Flow::Continue);
+    if flow == Flow::Xboard {
+        // The CECP session reads stdin itself; what this reader holds is a line at most,
+        // and it has none now (each line is taken whole).
+        drop(input);
+        super::xboard::run();
+    }
 }
