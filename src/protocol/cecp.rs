@@ -17,8 +17,12 @@ use std::time::Duration;
 /// types), a parent variant with drops (bughouse) and the start position. The letters in
 /// parentheses map XBoard's internal piece types, in its order, to Sittuyin's FEN letters
 /// (a dot: a type not in the game).
-pub const SETUP: &str = "setup (PN.R.F....SKpn.r.f....sk) 8x8+6_bughouse \
-                         8/8/4pppp/pppp4/4PPPP/PPPP4/8/8[KFRRSSNNkfrrssnn] w - - 0 1";
+pub const SETUP_PREFIX: &str = "setup (PN.R.F....SKpn.r.f....sk) 8x8+6_bughouse";
+
+/// The whole `setup` line: the prefix and the start position.
+pub fn setup_line() -> String {
+    format!("{SETUP_PREFIX} {}", crate::board::START_FEN)
+}
 
 /// How each piece moves, in XBoard's Betza notation (`&`: for both colours; `@N`: may be
 /// dropped on the N nearest ranks, `@0` never). The pawn steps forward and captures one

@@ -305,7 +305,7 @@ impl Xboard {
             return;
         }
         // XBoard knows no Sittuyin: teach it the board, the start and the pieces.
-        let mut text = format!("{}\n", cecp::SETUP);
+        let mut text = format!("{}\n", cecp::setup_line());
         for p in cecp::PIECES {
             text.push_str(p);
             text.push('\n');
