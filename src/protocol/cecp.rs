@@ -107,22 +107,33 @@ fn parse_legs(pos: &Position, text: &str) -> Option<Move> {
     in_place.then_some(m)
 }
 
-/// How the engine writes its move for the host. A promotion in place goes to XBoard
-/// (`legs`) as two legs through an empty square, `d4e5,e5d4f`, since XBoard 4.9 refuses a
-/// move whose squares are the same even with legality testing off; it then shows the met
-/// on d4. Every other move, and every move for other hosts (cutechess), is UCI notation.
+/// How the engine writes its move for the host. For XBoard (`legs`) two moves need a form of
+/// their own; every other move, and every move for other hosts (cutechess), is UCI notation.
+/// - A promotion in place goes as two legs through an empty square, `d4e5,e5d4f`, since
+///   XBoard 4.9 refuses a move whose squares are the same even with legality testing off;
+///   it then shows the met on d4.
+/// - A pawn's plain move to the last rank goes as `h7h8p`. Sent bare, XBoard takes it for a
+///   promotion to a piece of its own (`h7h8.`), and later refuses that pawn's promotion to a
+///   met (`h8g7f`), forfeiting the game; with `p` the man on h8 stays a pawn.
 pub fn move_text(pos: &Position, m: Move, legs: bool) -> String {
-    if !legs || m.kind() != MoveKind::Promotion || m.from() != m.to() {
+    if !legs {
+        return m.to_string();
+    }
+    let us = pos.side_to_move();
+    if m.kind() == MoveKind::Normal
+        && m.to().relative_rank(us) == 7
+        && pos.piece_on(m.from()).is_some_and(|p| p.kind() == PieceType::Pawn)
+    {
+        return format!("{m}p");
+    }
+    if m.kind() != MoveKind::Promotion || m.from() != m.to() {
         return m.to_string();
     }
     let sq = m.from();
     // Any empty square will do; a neighbour reads best.
     let near = [(0, 1), (1, 1), (-1, 1), (1, 0), (-1, 0), (0, -1), (1, -1), (-1, -1)];
-    let via = near
-        .iter()
-        .filter_map(|&(df, dr)| sq.offset(df, dr))
-        .chain(Square::ALL)
-        .find(|&s| pos.piece_on(s).is_none());
+    let via =
+        near.iter().filter_map(|&(df, dr)| sq.offset(df, dr)).chain(Square::ALL).find(|&s| pos.piece_on(s).is_none());
     match via {
         Some(v) => format!("{sq}{v},{v}{sq}f"),
         None => m.to_string(),
@@ -338,6 +349,15 @@ mod tests {
         assert_eq!(parse_move(&black, "d4d4,e3c4"), Some(b));
         assert_eq!(parse_move(&black, &move_text(&black, b, true)), Some(b));
         assert_eq!(parse_move(&white, "d5e6,e6f7"), None);
+        // A plain pawn move to the last rank keeps the pawn a pawn in XBoard's eyes.
+        let last = Position::from_fen("k7/7P/8/8/8/8/8/K7[] w - - 0 60").unwrap();
+        let push = Move::normal(Square::H7, Square::H8);
+        assert_eq!(move_text(&last, push, true), "h7h8p");
+        assert_eq!(move_text(&last, push, false), "h7h8");
+        assert_eq!(parse_move(&last, "h7h8p"), Some(push));
+        let black = Position::from_fen("k7/8/8/8/8/8/p7/7K[] b - - 0 60").unwrap();
+        assert_eq!(move_text(&black, Move::normal(Square::A2, Square::A1), true), "a2a1p");
+        assert_eq!(move_text(&black, Move::normal(Square::A8, Square::B8), true), "a8b8");
         assert_eq!(parse_move(&white, ","), None);
     }
 

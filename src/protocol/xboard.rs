@@ -271,8 +271,8 @@ impl Xboard {
             // Nothing to do for these: options the engine does not have, the opponent's
             // name and rating, periodic updates, clicks without a highlight to answer.
             "accepted" => self.xboard_host = true,
-            "xboard" | "rejected" | "computer" | "name" | "rating" | "random" | "." | "hover" | "put"
-            | "ics" | "white" | "black" | "bk" | "edit" | "pause" | "resume" | "uci" => {}
+            "xboard" | "rejected" | "computer" | "name" | "rating" | "random" | "." | "hover" | "put" | "ics"
+            | "white" | "black" | "bk" | "edit" | "pause" | "resume" | "uci" => {}
             "quit" => return Flow::Quit,
             _ => error("unknown command", &truncate(line)),
         }
