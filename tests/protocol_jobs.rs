@@ -87,8 +87,12 @@ fn a_go_waits_for_a_finite_search_and_isready_for_both() {
         let first = out.iter().position(|l| l.starts_with("bestmove")).expect("the first bestmove");
         let depths: Vec<&str> = infos(&out[..first]).iter().filter_map(|l| field(l, "depth")).collect();
         assert_eq!(depths.last(), Some(&"7"), "fairy={fairy}: {out:?}");
-        let rest = e.expect_prefix("bestmove", Duration::from_secs(30));
-        assert!(out[first + 1..].iter().chain(&rest).all(|l| !l.starts_with("info string")), "{out:?}");
+        // On a busy machine the second search may already have ended before readyok.
+        let second_done = out[first + 1..].iter().any(|l| l.starts_with("bestmove"));
+        let rest = if second_done { Vec::new() } else { e.expect_prefix("bestmove", Duration::from_secs(30)) };
+        let after: Vec<&String> = out[first + 1..].iter().chain(&rest).collect();
+        assert_eq!(after.iter().filter(|l| l.starts_with("bestmove")).count(), 1, "fairy={fairy}: {out:?} {rest:?}");
+        assert!(after.iter().all(|l| !l.starts_with("info string")), "{out:?}");
     }
 }
 

@@ -177,6 +177,16 @@ fn usermoves_drops_and_promotions() {
     }
     assert!(pos.parse_uci_move(&mv).is_ok(), "{mv}");
     assert!(sync(&mut e, 2).iter().all(|l| !l.starts_with("Illegal")));
+    // XBoard (which answers features with `accepted`) passes a promotion in place on as two
+    // legs through an empty square; Black's comes in a mangled form of its own.
+    e.send("accepted done");
+    e.send("force");
+    e.send("setboard 1r6/8/3p4/3P4/8/k7/8/K7[] w - - 0 70");
+    e.send("usermove d5e6,e6d5f");
+    e.send("setboard k7/8/K7/8/3p4/3P4/8/1R6[] b - - 0 70");
+    e.send("usermove d4d4,e3c4");
+    e.send("usermove d4e3,e3d4f");
+    assert_eq!(sync(&mut e, 3), ["Illegal move: d4e3,e3d4f"], "White is to move now");
     // A bare position with few moves: the engine still answers with a legal one.
     e.send("force");
     e.send("setboard 8/8/8/8/8/1k6/8/K1R5[] w - - 0 60");

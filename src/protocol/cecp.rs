@@ -8,7 +8,7 @@
 
 use super::options::VARIANT;
 use super::uci::ENGINE_NAME;
-use crate::board::{Color, Move, MoveKind, Outcome, Position, Square};
+use crate::board::{Color, Move, MoveKind, Outcome, PieceType, Position, Square};
 use crate::search::time::TimeManager;
 use crate::search::{Info, Limits, Score};
 use std::time::Duration;
@@ -17,8 +17,12 @@ use std::time::Duration;
 /// types), a parent variant with drops (bughouse) and the start position. The letters in
 /// parentheses map XBoard's internal piece types, in its order, to Sittuyin's FEN letters
 /// (a dot: a type not in the game).
-pub const SETUP: &str = "setup (PN.R.F....SKpn.r.f....sk) 8x8+6_bughouse \
-                         8/8/4pppp/pppp4/4PPPP/PPPP4/8/8[KFRRSSNNkfrrssnn] w - - 0 1";
+pub const SETUP_PREFIX: &str = "setup (PN.R.F....SKpn.r.f....sk) 8x8+6_bughouse";
+
+/// The whole `setup` line: the prefix and the start position.
+pub fn setup_line() -> String {
+    format!("{SETUP_PREFIX} {}", crate::board::START_FEN)
+}
 
 /// How each piece moves, in XBoard's Betza notation (`&`: for both colours; `@N`: may be
 /// dropped on the N nearest ranks, `@0` never). The pawn steps forward and captures one
@@ -70,6 +74,70 @@ pub fn result_claim(outcome: Outcome) -> Option<String> {
         Outcome::Draw(_) => outcome.reason(),
     };
     Some(format!("{} {{{comment}}}", outcome.result_str()))
+}
+
+/// A move as XBoard sends it, if legal in `pos`: UCI notation (drops `R@a1` in either
+/// case, promotions `d5d5f` and `d5e6f`), or a pawn's move to the last rank with a suffix
+/// XBoard adds on its own: not knowing Sittuyin's pawns, it takes every such move for a
+/// promotion and appends its promotion piece (`f2f1.`, `f2f1q`), where in Sittuyin the
+/// pawn simply moves.
+pub fn parse_move(pos: &Position, text: &str) -> Option<Move> {
+    if let Ok(m) = pos.parse_uci_move(text) {
+        return Some(m);
+    }
+    if text.contains(',') {
+        return parse_legs(pos, text);
+    }
+    let plain = text.get(..4).filter(|_| text.len() == 5 && !text.ends_with(['f', 'F']))?;
+    let m = pos.parse_uci_move(plain).ok()?;
+    (m.kind() == MoveKind::Normal && pos.piece_on(m.from()).is_some_and(|p| p.kind() == PieceType::Pawn)).then_some(m)
+}
+
+/// A promotion in place as XBoard passes it on between engines: XBoard 4.9 refuses a move
+/// whose squares are the same, but takes one of two legs through an empty square
+/// (`d4e5,e5d4f`: see `move_text`). It forwards White's that way, and Black's as
+/// `d4d4,e3c4` (it mistakes them for castling). Both mean the promotion on d4; any other
+/// move of several legs is refused.
+fn parse_legs(pos: &Position, text: &str) -> Option<Move> {
+    let legs: Vec<&str> = text.split(',').collect();
+    let (first, last) = (legs.first()?, legs.last()?);
+    let from = first.get(..2)?;
+    let in_place = first.get(2..4) == Some(from) || last.get(2..4) == Some(from);
+    let m = pos.parse_uci_move(&format!("{from}{from}f")).ok()?;
+    in_place.then_some(m)
+}
+
+/// How the engine writes its move for the host. For XBoard (`legs`) two moves need a form of
+/// their own; every other move, and every move for other hosts (cutechess), is UCI notation.
+/// - A promotion in place goes as two legs through an empty square, `d4e5,e5d4f`, since
+///   XBoard 4.9 refuses a move whose squares are the same even with legality testing off;
+///   it then shows the met on d4.
+/// - A pawn's plain move to the last rank goes as `h7h8p`. Sent bare, XBoard takes it for a
+///   promotion to a piece of its own (`h7h8.`), and later refuses that pawn's promotion to a
+///   met (`h8g7f`), forfeiting the game; with `p` the man on h8 stays a pawn.
+pub fn move_text(pos: &Position, m: Move, legs: bool) -> String {
+    if !legs {
+        return m.to_string();
+    }
+    let us = pos.side_to_move();
+    if m.kind() == MoveKind::Normal
+        && m.to().relative_rank(us) == 7
+        && pos.piece_on(m.from()).is_some_and(|p| p.kind() == PieceType::Pawn)
+    {
+        return format!("{m}p");
+    }
+    if m.kind() != MoveKind::Promotion || m.from() != m.to() {
+        return m.to_string();
+    }
+    let sq = m.from();
+    // Any empty square will do; a neighbour reads best.
+    let near = [(0, 1), (1, 1), (-1, 1), (1, 0), (-1, 0), (0, -1), (1, -1), (-1, -1)];
+    let via =
+        near.iter().filter_map(|&(df, dr)| sq.offset(df, dr)).chain(Square::ALL).find(|&s| pos.piece_on(s).is_none());
+    match via {
+        Some(v) => format!("{sq}{v},{v}{sq}f"),
+        None => m.to_string(),
+    }
 }
 
 /// The answer to `lift SQUARE`: where the piece there may go, yellow for a move and magenta
@@ -248,6 +316,50 @@ mod tests {
         assert_eq!(result_claim(Outcome::Ongoing), None);
         assert_eq!(result_claim(Outcome::Checkmate { winner: Color::Black }).unwrap(), "0-1 {Black mates}");
         assert_eq!(result_claim(Outcome::Draw(DrawReason::Counting)).unwrap(), "1/2-1/2 {counting rule}");
+    }
+
+    #[test]
+    fn moves_with_xboards_promotion_suffix() {
+        let pos = Position::from_fen("8/8/8/8/8/k7/5p2/K7[] b - - 0 70").unwrap();
+        assert_eq!(parse_move(&pos, "f2f1"), Some(Move::normal(Square::F2, Square::F1)));
+        assert_eq!(parse_move(&pos, "f2f1."), Some(Move::normal(Square::F2, Square::F1)));
+        assert_eq!(parse_move(&pos, "f2f1q"), Some(Move::normal(Square::F2, Square::F1)));
+        // Only a pawn's plain move, and never in place of a promotion XBoard asked for.
+        assert_eq!(parse_move(&pos, "a3b3."), None);
+        assert_eq!(parse_move(&pos, "f2f1f"), None);
+        assert_eq!(parse_move(&pos, "f2f1x1"), None);
+        let start = Position::startpos();
+        assert_eq!(parse_move(&start, "r@a1"), Some(Move::drop(PieceType::Rook, Square::A1)));
+        assert_eq!(parse_move(&start, "R@a1"), Some(Move::drop(PieceType::Rook, Square::A1)));
+    }
+
+    #[test]
+    fn promotions_in_place_for_xboard() {
+        let white = Position::from_fen("1r6/8/3p4/3P4/8/k7/8/K7[] w - - 0 70").unwrap();
+        let m = Move::promotion(Square::D5, Square::D5);
+        assert!(white.is_legal(m));
+        assert_eq!(move_text(&white, m, false), "d5d5f");
+        // d6 is taken: the next neighbour, e6.
+        assert_eq!(move_text(&white, m, true), "d5e6,e6d5f");
+        assert_eq!(move_text(&white, Move::promotion(Square::D5, Square::E6), true), "d5e6f");
+        assert_eq!(parse_move(&white, "d5e6,e6d5f"), Some(m));
+        // XBoard's forward of Black's promotion in place, read back.
+        let black = Position::from_fen("k7/8/K7/8/3p4/3P4/8/1R6[] b - - 0 70").unwrap();
+        let b = Move::promotion(Square::D4, Square::D4);
+        assert!(black.is_legal(b), "{:?}", black.legal_moves().iter().map(|m| m.to_string()).collect::<Vec<_>>());
+        assert_eq!(parse_move(&black, "d4d4,e3c4"), Some(b));
+        assert_eq!(parse_move(&black, &move_text(&black, b, true)), Some(b));
+        assert_eq!(parse_move(&white, "d5e6,e6f7"), None);
+        // A plain pawn move to the last rank keeps the pawn a pawn in XBoard's eyes.
+        let last = Position::from_fen("k7/7P/8/8/8/8/8/K7[] w - - 0 60").unwrap();
+        let push = Move::normal(Square::H7, Square::H8);
+        assert_eq!(move_text(&last, push, true), "h7h8p");
+        assert_eq!(move_text(&last, push, false), "h7h8");
+        assert_eq!(parse_move(&last, "h7h8p"), Some(push));
+        let black = Position::from_fen("k7/8/8/8/8/8/p7/7K[] b - - 0 60").unwrap();
+        assert_eq!(move_text(&black, Move::normal(Square::A2, Square::A1), true), "a2a1p");
+        assert_eq!(move_text(&black, Move::normal(Square::A8, Square::B8), true), "a8b8");
+        assert_eq!(parse_move(&white, ","), None);
     }
 
     #[test]

@@ -114,6 +114,9 @@ pub struct Xboard {
     claimed: bool,
     /// `pong` answers held back until the move being thought about is sent.
     pongs: Vec<String>,
+    /// The host answers features with `accepted`: XBoard or WinBoard, which take a promotion
+    /// in place only as two legs (`cecp::move_text`).
+    xboard_host: bool,
     tx: Sender<Event>,
 }
 
@@ -135,6 +138,7 @@ impl Xboard {
             last_value: None,
             claimed: false,
             pongs: Vec::new(),
+            xboard_host: false,
             tx,
         }
     }
@@ -246,7 +250,7 @@ impl Xboard {
             }
             "hint" => {
                 if self.hint.is_some() && self.pos.is_legal(self.hint) {
-                    send(&format!("Hint: {}", self.hint));
+                    send(&format!("Hint: {}", cecp::move_text(&self.pos, self.hint, self.xboard_host)));
                 }
             }
             "draw" => {
@@ -266,8 +270,9 @@ impl Xboard {
             "lift" => send(&cecp::highlight(&self.pos, args.first().copied().unwrap_or_default())),
             // Nothing to do for these: options the engine does not have, the opponent's
             // name and rating, periodic updates, clicks without a highlight to answer.
-            "xboard" | "accepted" | "rejected" | "computer" | "name" | "rating" | "random" | "." | "hover" | "put"
-            | "ics" | "white" | "black" | "bk" | "edit" | "pause" | "resume" | "uci" => {}
+            "accepted" => self.xboard_host = true,
+            "xboard" | "rejected" | "computer" | "name" | "rating" | "random" | "." | "hover" | "put" | "ics"
+            | "white" | "black" | "bk" | "edit" | "pause" | "resume" | "uci" => {}
             "quit" => return Flow::Quit,
             _ => error("unknown command", &truncate(line)),
         }
@@ -305,7 +310,7 @@ impl Xboard {
             return;
         }
         // XBoard knows no Sittuyin: teach it the board, the start and the pieces.
-        let mut text = format!("{}\n", cecp::SETUP);
+        let mut text = format!("{}\n", cecp::setup_line());
         for p in cecp::PIECES {
             text.push_str(p);
             text.push('\n');
@@ -328,12 +333,9 @@ impl Xboard {
     }
 
     fn user_move(&mut self, text: &str) {
-        let m = match self.pos.parse_uci_move(text) {
-            Ok(m) => m,
-            Err(_) => {
-                send(&format!("Illegal move: {}", truncate(text)));
-                return;
-            }
+        let Some(m) = cecp::parse_move(&self.pos, text) else {
+            send(&format!("Illegal move: {}", truncate(text)));
+            return;
         };
         if let Some(Job { id, purpose: Purpose::Ponder { expected } }) = self.job
             && m == expected
@@ -468,7 +470,7 @@ impl Xboard {
         if job.purpose == Purpose::Think {
             self.last_value = value;
             if best.is_some() && self.pos.is_legal(best) {
-                send(&format!("move {best}"));
+                send(&format!("move {}", cecp::move_text(&self.pos, best, self.xboard_host)));
                 self.pos.do_move(best);
                 self.hint = ponder;
                 if !self.claim_if_over() {

@@ -3,9 +3,9 @@
 use super::adam::{AdamSettings, Schedule};
 use super::checkpoint::{Checkpoint, Recipe, parse_activation};
 use super::load::{self, LoadOptions};
-use super::model::Shape;
+use super::model::{FloatNet, Shape};
 use super::{Output, Trainer, run_epochs};
-use crate::eval::nnue::Activation;
+use crate::eval::nnue::{Activation, QuantisedNet};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -76,7 +76,8 @@ pub struct TrainArgs {
     /// as .float.
     #[arg(long, short)]
     pub out: Option<PathBuf>,
-    /// Start from the weights of this float checkpoint (a .float file or a checkpoint).
+    /// Start from these weights: a float checkpoint (.float or .ckpt) or an engine net file
+    /// (.nnue, its integers turned back into floats).
     #[arg(long, conflicts_with = "resume")]
     pub init: Option<PathBuf>,
     /// Continue the run of this checkpoint (rerun the same command with --resume
@@ -111,6 +112,18 @@ fn read_checkpoint(path: &PathBuf) -> Result<Checkpoint, String> {
     Checkpoint::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// The weights to start from: a float checkpoint, or an engine net file (its integers
+/// divided by their scales), so a generation can start from the net the engine embeds even
+/// where its float weights are lost.
+fn read_start(path: &PathBuf) -> Result<FloatNet, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if bytes.starts_with(crate::eval::nnue::file::MAGIC) {
+        let q = QuantisedNet::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        return Ok(FloatNet::from_quantised(&q));
+    }
+    Ok(Checkpoint::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?.net)
+}
+
 /// Runs `sitke train`, logging to `log`.
 pub fn main(a: &TrainArgs, log: &mut dyn Write) -> Result<(), Box<dyn std::error::Error>> {
     if let Some(n) = a.threads {
@@ -122,8 +135,8 @@ pub fn main(a: &TrainArgs, log: &mut dyn Write) -> Result<(), Box<dyn std::error
     if !(0.0..=1.0).contains(&a.lambda) || a.k <= 0.0 {
         return Err("--lambda must be within 0..1 and --k positive".into());
     }
-    let init = a.init.as_ref().map(read_checkpoint).transpose()?;
-    let recipe = a.recipe(init.as_ref().map(|c| Checkpoint::net_hash(&c.net)));
+    let init = a.init.as_ref().map(read_start).transpose()?;
+    let recipe = a.recipe(init.as_ref().map(Checkpoint::net_hash));
     let options = LoadOptions {
         max_score: a.max_score,
         validation: a.validation,
@@ -143,7 +156,7 @@ pub fn main(a: &TrainArgs, log: &mut dyn Write) -> Result<(), Box<dyn std::error
             writeln!(log, "train: resuming {} after epoch {}", path.display(), t.epoch)?;
             t
         }
-        None => Trainer::new(recipe, init.as_ref().map(|c| &c.net))?,
+        None => Trainer::new(recipe, init.as_ref())?,
     };
     writeln!(
         log,
@@ -159,4 +172,54 @@ pub fn main(a: &TrainArgs, log: &mut dyn Write) -> Result<(), Box<dyn std::error
     let output = Output { dir: a.dir.clone(), out: a.out.clone() };
     run_epochs(&mut trainer, &train, &validation, &output, log)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_start_is_read_from_a_float_file_or_an_engine_net() {
+        let shape = Shape { hidden: 4, buckets: 2, activation: Activation::CReLU };
+        let net = FloatNet::random(shape, 12);
+        let dir = std::env::temp_dir().join(format!("sitke-train-cli-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let args = TrainArgs {
+            data: Vec::new(),
+            hidden: 4,
+            buckets: 2,
+            activation: Activation::CReLU,
+            epochs: 1,
+            batch: 100,
+            lr: 0.001,
+            schedule: Schedule::Constant,
+            beta1: 0.9,
+            beta2: 0.999,
+            weight_decay: 0.0,
+            k: 400.0,
+            lambda: 1.0,
+            max_score: None,
+            keep_rule50: false,
+            validation: 0.1,
+            seed: 1,
+            limit: None,
+            threads: None,
+            dir: dir.clone(),
+            out: None,
+            init: None,
+            resume: None,
+        };
+        let float = Checkpoint { recipe: args.recipe(None), net: net.clone(), adam: None, epoch: 3, data: 0 };
+        let float_path = dir.join("a.float");
+        std::fs::write(&float_path, float.to_bytes()).unwrap();
+        assert_eq!(read_start(&float_path), Ok(net.clone()));
+        let nnue_path = dir.join("a.nnue");
+        std::fs::write(&nnue_path, net.quantise().to_bytes()).unwrap();
+        let back = read_start(&nnue_path).unwrap();
+        assert_eq!(back.quantise(), net.quantise());
+        assert!(back.params.iter().zip(&net.params).all(|(a, b)| (a - b).abs() <= 0.5 / 64.0 + 1e-6));
+        std::fs::write(&nnue_path, [b'x'; 100]).unwrap();
+        assert!(read_start(&nnue_path).unwrap_err().contains("magic"));
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }
