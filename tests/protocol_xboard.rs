@@ -179,7 +179,7 @@ fn usermoves_drops_and_promotions() {
     assert!(sync(&mut e, 2).iter().all(|l| !l.starts_with("Illegal")));
     // XBoard (which answers features with `accepted`) passes a promotion in place on as two
     // legs through an empty square; Black's comes in a mangled form of its own.
-    e.send("accepted done");
+    e.send("accepted highlight");
     e.send("force");
     e.send("setboard 1r6/8/3p4/3P4/8/k7/8/K7[] w - - 0 70");
     e.send("usermove d5e6,e6d5f");
@@ -230,6 +230,41 @@ fn mate_scores_claims_and_ping_after_the_move() {
     assert!(sync(&mut e, 7).is_empty());
     e.send("go");
     assert_eq!(sync(&mut e, 8), ["1/2-1/2 {stalemate}"]);
+}
+
+#[test]
+fn draws_by_rule_are_claimed_to_xboard_and_played_on_for_cutechess() {
+    // Both rooks shuffle back and forth: the start position stands for the third time.
+    const START: &str = "k6r/8/8/8/8/8/8/K6R[] w - - 0 60";
+    const SHUFFLE: [&str; 8] = ["h1g1", "h8g8", "g1h1", "g8h8", "h1g1", "h8g8", "g1h1", "g8h8"];
+    for (answer, xboard_host) in [("accepted highlight", true), ("rejected highlight", false)] {
+        let (mut e, _) = xboard();
+        e.send(answer);
+        e.send("new");
+        e.send("force");
+        e.send(&format!("setboard {START}"));
+        for m in SHUFFLE {
+            e.send(&format!("usermove {m}"));
+        }
+        e.send("sd 4");
+        e.send("go");
+        let out = sync(&mut e, 1);
+        if xboard_host {
+            // XBoard, with legality testing off, ends the game on the engine's claim.
+            assert_eq!(out, ["1/2-1/2 {threefold repetition}"]);
+        } else {
+            // cutechess knows no repetition draw in Sittuyin and forfeits a claim it does
+            // not share: the engine plays on.
+            let mv = out.iter().find_map(|l| l.strip_prefix("move ")).unwrap_or_else(|| panic!("{out:?}"));
+            let mut pos = Position::from_fen(START).unwrap();
+            for m in SHUFFLE {
+                let m = pos.parse_uci_move(m).unwrap();
+                pos.do_move(m);
+            }
+            assert!(pos.parse_uci_move(mv).is_ok(), "{mv}");
+            assert!(!out.iter().any(|l| l.starts_with("1/2-1/2")), "{out:?}");
+        }
+    }
 }
 
 #[test]

@@ -114,8 +114,10 @@ pub struct Xboard {
     claimed: bool,
     /// `pong` answers held back until the move being thought about is sent.
     pongs: Vec<String>,
-    /// The host answers features with `accepted`: XBoard or WinBoard, which take a promotion
-    /// in place only as two legs (`cecp::move_text`).
+    /// The host accepted the `highlight` feature: XBoard or WinBoard, which need some moves in
+    /// forms of their own (`cecp::move_text`) and, with legality testing off, leave ending the
+    /// game to the engines' claims. cutechess rejects `highlight`; it judges every game by its
+    /// own rules and forfeits a claim it does not share.
     xboard_host: bool,
     tx: Sender<Event>,
 }
@@ -270,9 +272,10 @@ impl Xboard {
             "lift" => send(&cecp::highlight(&self.pos, args.first().copied().unwrap_or_default())),
             // Nothing to do for these: options the engine does not have, the opponent's
             // name and rating, periodic updates, clicks without a highlight to answer.
-            "accepted" => self.xboard_host = true,
-            "xboard" | "rejected" | "computer" | "name" | "rating" | "random" | "." | "hover" | "put" | "ics"
-            | "white" | "black" | "bk" | "edit" | "pause" | "resume" | "uci" => {}
+            "accepted" if args.first() == Some(&"highlight") => self.xboard_host = true,
+            "rejected" if args.first() == Some(&"highlight") => self.xboard_host = false,
+            "xboard" | "accepted" | "rejected" | "computer" | "name" | "rating" | "random" | "." | "hover" | "put"
+            | "ics" | "white" | "black" | "bk" | "edit" | "pause" | "resume" | "uci" => {}
             "quit" => return Flow::Quit,
             _ => error("unknown command", &truncate(line)),
         }
@@ -395,6 +398,13 @@ impl Xboard {
     /// the game is over.
     fn claim_if_over(&mut self) -> bool {
         let Some(claim) = cecp::result_claim(self.pos.outcome()) else { return false };
+        // cutechess knows no repetition draw in Sittuyin and counts by rules of its own; it
+        // ends the game itself where it sees an end, and a claim it does not share forfeits.
+        // So to a host other than XBoard the engine claims only when no move is left, and
+        // otherwise plays on.
+        if !self.xboard_host && self.pos.has_legal_move() {
+            return false;
+        }
         if self.plays.is_some() && !self.claimed {
             self.claimed = true;
             send(&claim);
