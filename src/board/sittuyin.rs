@@ -122,6 +122,24 @@ pub const COLOUR_BOUND: PieceType = PieceType::Met;
 /// any other piece on the board.
 pub const LONE_NON_MATING: [PieceType; 2] = [PieceType::Knight, PieceType::Pawn];
 
+/// The board part of the insufficient-material rule for one side (everything but its hand):
+/// `ours` are its men, `non_king` every man on the board but the kings, `of_type` both
+/// sides' men of a type. `Position` and the tablebases' positions both ask it.
+#[inline]
+pub fn cannot_mate_on_board(ours: Bitboard, non_king: Bitboard, of_type: impl Fn(PieceType) -> Bitboard) -> bool {
+    if MATING_PIECES.iter().any(|&pt| (of_type(pt) & ours).any()) {
+        return false;
+    }
+    let bound = of_type(COLOUR_BOUND);
+    if (bound & ours).any() {
+        let one_colour = (bound & Bitboard::DARK).is_empty() || (bound - Bitboard::DARK).is_empty();
+        return one_colour && non_king == bound;
+    }
+    // What is left of ours is knights and pawns (the mating pieces returned above).
+    let lone = LONE_NON_MATING.iter().fold(Bitboard::EMPTY, |b, &pt| b | (of_type(pt) & ours));
+    lone.is_empty() || !non_king.more_than_one()
+}
+
 impl Position {
     /// The counting limit in plies that starts when `strong`'s opponent is left with a bare
     /// king and no pawn is on the board; 0 if `strong` has none of the pieces counted.
@@ -134,19 +152,11 @@ impl Position {
     /// one square colour with nothing else on the board, or a lone knight or pawn that is
     /// the only piece on the board besides the kings.
     pub fn has_insufficient_material(&self, c: Color) -> bool {
-        if self.hand_total(c) > 0 || MATING_PIECES.iter().any(|&pt| self.pieces(c, pt).any()) {
+        if self.hand_total(c) > 0 {
             return false;
         }
         let non_king = self.occupied() - self.pieces_of_type(PieceType::King);
-        let ours = self.pieces_of_color(c);
-        let bound = self.pieces_of_type(COLOUR_BOUND);
-        if (bound & ours).any() {
-            let one_colour = (bound & Bitboard::DARK).is_empty() || (bound - Bitboard::DARK).is_empty();
-            return one_colour && non_king == bound;
-        }
-        // What is left of ours is knights and pawns (the mating pieces returned above).
-        let lone = LONE_NON_MATING.iter().fold(Bitboard::EMPTY, |b, &pt| b | self.pieces(c, pt));
-        lone.is_empty() || !non_king.more_than_one()
+        cannot_mate_on_board(self.pieces_of_color(c), non_king, |pt| self.pieces_of_type(pt))
     }
 
     /// Whether neither side can mate, so the game is drawn.

@@ -3,7 +3,7 @@
 //! check both against `Position`'s move generator and rules.
 
 use crate::board::position::met_attack_set;
-use crate::board::sittuyin::promotion_zone;
+use crate::board::sittuyin::{self, promotion_zone};
 use crate::board::{Bitboard, Color, Move, Piece, PieceType, Position, Square, attacks};
 
 /// The most men a table position holds.
@@ -259,19 +259,11 @@ impl TbPos {
         }
     }
 
-    /// Whether `c` cannot possibly mate (the rule of `Position::has_insufficient_material`).
+    /// Whether `c` cannot possibly mate (the rule of `Position::has_insufficient_material`;
+    /// nothing is in hand here).
     pub fn insufficient(&self, c: Color) -> bool {
-        if self.pieces(c, PieceType::Rook).any() || self.pieces(c, PieceType::Khon).any() {
-            return false;
-        }
         let non_king = self.occupied() - self.pieces_of_type(PieceType::King);
-        let mets = self.pieces_of_type(PieceType::Met);
-        let unbound = non_king - mets;
-        let ours = self.color_bb(c);
-        if (mets & ours).any() && (((mets & Bitboard::DARK).any() && (mets - Bitboard::DARK).any()) || unbound.any()) {
-            return false;
-        }
-        !((ours & unbound).any() && non_king.more_than_one())
+        sittuyin::cannot_mate_on_board(self.color_bb(c), non_king, |pt| self.pieces_of_type(pt))
     }
 
     /// Whether the side to move, with a lone king and pawn and not in check, has only
