@@ -17,4 +17,4 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 python3 -c 'import pyffish' 2>/dev/null || python3 -m pip install --quiet pyffish
 
-cargo test -- --include-ignored --show-output
+cargo test --no-fail-fast -- --include-ignored --show-output
