@@ -110,6 +110,34 @@ pub struct Setup {
     pub fullmove: u32,
 }
 
+/// The placement field of a FEN (ranks 8 to 1, digits for empty runs) for the board that
+/// `piece_on` describes; `Position` and the tablebases' positions both write it.
+pub fn placement_fen(piece_on: impl Fn(Square) -> Option<Piece>) -> String {
+    let mut s = String::with_capacity(80);
+    for rank in (0..8).rev() {
+        let mut empty = 0;
+        for file in 0..8 {
+            match piece_on(Square::new(file, rank)) {
+                Some(p) => {
+                    if empty > 0 {
+                        s.push((b'0' + empty) as char);
+                        empty = 0;
+                    }
+                    s.push(p.letter());
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            s.push((b'0' + empty) as char);
+        }
+        if rank > 0 {
+            s.push('/');
+        }
+    }
+    s
+}
+
 impl Position {
     /// Parses a FEN in any dialect docs/protocol.md allows; never panics.
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
@@ -269,28 +297,7 @@ impl Position {
 
     /// The board and pocket field, e.g. `8/8/4pppp/pppp4/4PPPP/PPPP4/8/8[KSSFRRNNkssfrrnn]`.
     pub fn board_fen(&self) -> String {
-        let mut s = String::with_capacity(80);
-        for rank in (0..8).rev() {
-            let mut empty = 0;
-            for file in 0..8 {
-                match self.piece_on(Square::new(file, rank)) {
-                    Some(p) => {
-                        if empty > 0 {
-                            s.push((b'0' + empty) as char);
-                            empty = 0;
-                        }
-                        s.push(p.letter());
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                s.push((b'0' + empty) as char);
-            }
-            if rank > 0 {
-                s.push('/');
-            }
-        }
+        let mut s = placement_fen(|sq| self.piece_on(sq));
         s.push('[');
         for c in Color::ALL {
             for pt in PieceType::HAND_ORDER {

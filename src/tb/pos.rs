@@ -2,6 +2,7 @@
 //! history. Legal moves and un-moves are built from the board's attack tables; the tests
 //! check both against `Position`'s move generator and rules.
 
+use crate::board::fen;
 use crate::board::position::met_attack_set;
 use crate::board::sittuyin::{self, promotion_zone};
 use crate::board::{Bitboard, Color, Move, Piece, PieceType, Position, Square, attacks};
@@ -64,28 +65,7 @@ impl TbPos {
         for i in 0..self.n {
             board[self.sq[i].index()] = Some(self.piece[i]);
         }
-        let mut s = String::new();
-        for rank in (0..8).rev() {
-            let mut empty = 0;
-            for file in 0..8 {
-                match board[Square::new(file, rank).index()] {
-                    Some(p) => {
-                        if empty > 0 {
-                            s.push((b'0' + empty) as char);
-                            empty = 0;
-                        }
-                        s.push(p.letter());
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                s.push((b'0' + empty) as char);
-            }
-            if rank > 0 {
-                s.push('/');
-            }
-        }
+        let s = fen::placement_fen(|sq| board[sq.index()]);
         let side = if self.stm == Color::White { 'w' } else { 'b' };
         format!("{s}[] {side} - - 0 1")
     }
