@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""Per-ending results of one engine in a suite match's PGN (`sitke match -pgnout`).
+
+    python3 scripts/suite_report.py --engine tb tb_wins-tb.pgn
+
+Groups the games by the material of their start position (KRvKN: the side to move's men
+first is not kept; the stronger side is written first) and prints, for the named engine,
+wins, draws and losses a group, with how the games it did not win ended.
+"""
+import argparse
+import collections
+import re
+import sys
+
+ORDER = "KRSNFP"
+VALUE = {"R": 5, "S": 3, "N": 3, "F": 2, "P": 1, "K": 0}
+
+
+def side_men(board: str, white: bool) -> str:
+    men = [c.upper() for c in board if c.isalpha() and c.isupper() == white]
+    return "".join(sorted(men, key=ORDER.index))
+
+
+def ending(fen: str) -> str:
+    board = fen.split()[0].split("[")[0]
+    w, b = side_men(board, True), side_men(board, False)
+    if (sum(VALUE[c] for c in b), b) > (sum(VALUE[c] for c in w), w):
+        w, b = b, w
+    return f"{w}v{b}"
+
+
+def games(text: str):
+    for chunk in re.split(r"\n(?=\[Event )", text):
+        tags = dict(re.findall(r'^\[(\w+) "([^"]*)"\]', chunk, re.M))
+        if "Result" not in tags:
+            continue
+        comments = re.findall(r"\{([^}]*)\}", chunk)
+        tags["end"] = comments[-1] if comments else ""
+        yield tags
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--engine", required=True, help="the engine's name in the PGN")
+    ap.add_argument("pgn", nargs="+")
+    args = ap.parse_args()
+    groups = collections.defaultdict(lambda: [0, 0, 0, collections.Counter()])
+    total = [0, 0, 0]
+    for path in args.pgn:
+        for g in games(open(path).read()):
+            white = g["White"] == args.engine
+            if not white and g["Black"] != args.engine:
+                continue
+            result = g["Result"]
+            k = 1 if result == "1/2-1/2" else (0 if (result == "1-0") == white else 2)
+            if result == "*":
+                print(f"unfinished game: {g.get('FEN')}", file=sys.stderr)
+                continue
+            grp = groups[ending(g.get("FEN", ""))]
+            grp[k] += 1
+            total[k] += 1
+            if k != 0:
+                grp[3][g["end"]] += 1
+    print(f"{'ending':8} {'games':>5} {'won':>4} {'drawn':>5} {'lost':>4}  not won by")
+    for name in sorted(groups):
+        w, d, lo, why = groups[name]
+        notes = ", ".join(f"{n} {reason}" for reason, n in why.most_common())
+        print(f"{name:8} {w + d + lo:5} {w:4} {d:5} {lo:4}  {notes}")
+    n = sum(total)
+    print(f"{'all':8} {n:5} {total[0]:4} {total[1]:5} {total[2]:4}  won {100 * total[0] / max(n, 1):.1f}%")
+
+
+if __name__ == "__main__":
+    main()
