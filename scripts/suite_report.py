@@ -3,9 +3,9 @@
 
     python3 scripts/suite_report.py --engine tb tb_wins-tb.pgn
 
-Groups the games by the material of their start position (KRvKN: the side to move's men
-first is not kept; the stronger side is written first) and prints, for the named engine,
-wins, draws and losses a group, with how the games it did not win ended.
+Groups the games by the material of their start position, named stronger side first
+whichever colour it has (KRvKN), and prints for the named engine the wins, draws and
+losses of each group, with how the games it did not win ended (the PGN's last comment).
 """
 import argparse
 import collections
