@@ -38,6 +38,7 @@ VALUES = {"p": 1, "f": 2, "n": 3, "s": 3, "r": 5, "k": 0}
 
 
 def material(fen: str, colour: str) -> int:
+    """The colour's men by rough value, pieces in hand included; suite_report.py uses it too."""
     board = fen.split()[0]
     return sum(VALUES[c.lower()] for c in board if c.isalpha() and (c.isupper() == (colour == "w")))
 

@@ -12,8 +12,9 @@ import collections
 import re
 import sys
 
+from orient_suite import material
+
 ORDER = "KRSNFP"
-VALUE = {"R": 5, "S": 3, "N": 3, "F": 2, "P": 1, "K": 0}
 
 
 def side_men(board: str, white: bool) -> str:
@@ -24,7 +25,7 @@ def side_men(board: str, white: bool) -> str:
 def ending(fen: str) -> str:
     board = fen.split()[0].split("[")[0]
     w, b = side_men(board, True), side_men(board, False)
-    if (sum(VALUE[c] for c in b), b) > (sum(VALUE[c] for c in w), w):
+    if (material(fen, "b"), b) > (material(fen, "w"), w):
         w, b = b, w
     return f"{w}v{b}"
 
@@ -52,10 +53,10 @@ def main() -> None:
             if not white and g["Black"] != args.engine:
                 continue
             result = g["Result"]
-            k = 1 if result == "1/2-1/2" else (0 if (result == "1-0") == white else 2)
             if result == "*":
                 print(f"unfinished game: {g.get('FEN')}", file=sys.stderr)
                 continue
+            k = 1 if result == "1/2-1/2" else (0 if (result == "1-0") == white else 2)
             grp = groups[ending(g.get("FEN", ""))]
             grp[k] += 1
             total[k] += 1
