@@ -26,6 +26,10 @@ enum Command {
         /// Hash table size in MiB.
         #[arg(long, default_value_t = 16)]
         hash: usize,
+        /// Evaluate classically instead of with the built-in net (the engine's `Use NNUE`
+        /// off).
+        #[arg(long)]
+        classical: bool,
     },
     /// Count the leaves of the legal move tree.
     Perft {
@@ -230,6 +234,12 @@ struct DatagenArgs {
     /// Seconds between progress lines.
     #[arg(long, default_value_t = 10)]
     report: u64,
+    /// Play with the net in this file instead of the built-in one.
+    #[arg(long, conflicts_with = "classical")]
+    eval_file: Option<std::path::PathBuf>,
+    /// Play with the classical evaluation instead of a net (generation 0's teacher).
+    #[arg(long)]
+    classical: bool,
 }
 
 /// What `sitke datagen` does besides playing games.
@@ -268,9 +278,11 @@ fn main() {
                 std::process::exit(1);
             }
         }
-        Some(Command::Bench { depth, threads, hash }) => {
-            // The same lines as the protocol's `bench` command, from the same function.
-            let r = sitke::search::bench::run(depth, threads, hash);
+        Some(Command::Bench { depth, threads, hash, classical }) => {
+            // The same lines as the protocol's `bench` command, from the same function, with
+            // the evaluation the engine uses by default.
+            let net = (!classical).then(sitke::eval::nnue::embedded::network);
+            let r = sitke::search::bench::run(depth, threads, hash, net);
             let _ = std::io::stdout().lock().write_all(sitke::protocol::engine::bench_report(&r).as_bytes());
         }
         Some(Command::Perft { depth, fen, divide, threads }) => {
@@ -361,7 +373,28 @@ fn datagen(a: DatagenArgs) {
     let out = a.out.expect("clap requires --out without a subcommand");
     // A file named .txt is meant to be read as text (by scripts/fsf_label.py, say).
     let text = a.text || out.extension().is_some_and(|e| e == "txt");
+    let network = if a.classical {
+        None
+    } else if let Some(path) = &a.eval_file {
+        match std::fs::read(path)
+            .map_err(|e| e.to_string())
+            .and_then(|b| sitke::eval::nnue::Network::from_bytes(&b).map_err(|e| e.to_string()))
+        {
+            Ok(net) => Some(std::sync::Arc::new(net)),
+            Err(e) => {
+                eprintln!("error: datagen: --eval-file {}: {e}", path.display());
+                std::process::exit(2);
+            }
+        }
+    } else {
+        Some(sitke::eval::nnue::embedded::network())
+    };
+    match &network {
+        Some(net) => eprintln!("datagen: playing with net {}", net.name()),
+        None => eprintln!("datagen: playing with the classical evaluation"),
+    }
     let cfg = DatagenConfig {
+        network,
         out,
         format: if text { Format::Text } else { Format::Binary },
         positions: a.positions,

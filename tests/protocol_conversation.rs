@@ -63,6 +63,8 @@ fn cutechess_game_sequence() {
         "UCI_ShowWDL type check",
         "UCI_AnalyseMode type check",
         "TablebasePath type string default <empty>",
+        "Use NNUE type check default true",
+        "EvalFile type string default <empty>",
     ] {
         assert!(hello.iter().any(|l| l.starts_with(&format!("option name {name}"))), "{name}");
     }
@@ -392,4 +394,58 @@ fn search_constants_apply_from_the_next_go() {
     let ablated = nodes(&mut e, &[], &[]);
     assert!(ablated > default, "without reductions the tree grows: {ablated} vs {default}");
     assert_eq!(nodes(&mut e, &["setoption name use_lmr value 1"], &[]), default);
+}
+
+/// The built-in net evaluates by default; `EvalFile` swaps nets, a bad file is refused with
+/// the reason and the net in use stays, an empty path brings the built-in net back, and
+/// `Use NNUE` false goes back to the classical evaluation.
+#[test]
+fn the_built_in_net_and_eval_file() {
+    let built_in = sitke::eval::nnue::embedded::NAME;
+    let net_line = |lines: &[String]| -> String {
+        lines.iter().find(|l| l.starts_with("NNUE evaluation")).cloned().unwrap_or_else(|| panic!("{lines:?}"))
+    };
+    let mut e = Engine::sitke();
+    e.send("uci");
+    e.expect("uciok");
+    e.send("position fen 2rrn3/3k4/fss1Nppp/pp6/5PPP/PP1P3F/5N1K/3R1SR1[] b - - 0 16");
+    e.send("eval");
+    let first = net_line(&e.sync());
+    assert!(first.contains(&format!("({built_in}, in use)")), "{first}");
+
+    let dir = std::env::temp_dir().join(format!("sitke-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.nnue");
+    std::fs::write(&bad, b"SITKENNU but not a net").unwrap();
+    e.send(&format!("setoption name EvalFile value {}", bad.display()));
+    let refused = e.sync();
+    assert!(
+        refused
+            .iter()
+            .any(|l| l.starts_with("info string error: EvalFile") && l.contains(&format!("keeping {built_in}"))),
+        "{refused:?}"
+    );
+    e.send("eval");
+    assert_eq!(net_line(&e.sync()), first, "the net in use stays after a bad file");
+
+    // Another net: the built-in one's own bytes, under another name, loads under the same name.
+    let copy = dir.join("copy.nnue");
+    std::fs::copy(format!("{}/nets/{built_in}.nnue", env!("CARGO_MANIFEST_DIR")), &copy).unwrap();
+    e.send(&format!("setoption name EvalFile value {}", copy.display()));
+    let loaded = e.sync();
+    assert!(
+        loaded.iter().any(|l| l == &format!("info string NNUE net {built_in} loaded from {}", copy.display())),
+        "{loaded:?}"
+    );
+    e.send("setoption name EvalFile value");
+    let back = e.sync();
+    assert!(back.iter().any(|l| l == &format!("info string NNUE net {built_in} (built in) loaded")), "{back:?}");
+
+    e.send("setoption name Use NNUE value false");
+    e.send("eval");
+    let off = net_line(&e.sync());
+    assert!(off.contains("not in use: Use NNUE is off"), "{off}");
+    let out = e.go("depth 4");
+    assert!(bestmove(out.last().unwrap()).len() >= 4);
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -84,8 +84,8 @@ pub struct Engine {
     active: Arc<AtomicBool>,
     /// Set by `Clear Hash` or `ucinewgame` while a job runs: the next search clears first.
     clear_pending: bool,
-    /// The net loaded by `EvalFile`, used while `Use NNUE` is on.
-    network: Option<Arc<Network>>,
+    /// The net: the built-in one, or the one `EvalFile` loaded; used while `Use NNUE` is on.
+    network: Arc<Network>,
 }
 
 impl Default for Engine {
@@ -105,7 +105,7 @@ impl Engine {
             job: None,
             active: Arc::new(AtomicBool::new(false)),
             clear_pending: false,
-            network: None,
+            network: crate::eval::nnue::embedded::network(),
         }
     }
 
@@ -178,24 +178,23 @@ impl Engine {
         apply_sizes(&mut s, options)
     }
 
-    /// Loads the net in `path` for the next searches. On failure the net loaded before stays,
-    /// and the error names the file and the problem.
+    /// Loads the net in `path` for the next searches (the built-in net for an empty path).
+    /// On failure the net loaded before stays, and the error names the file and the problem.
     pub fn load_network(&mut self, path: &str) -> Result<&Network, String> {
         if path.is_empty() {
-            return Err("EvalFile: no net is built into this binary; give a net file's path".to_string());
+            self.network = crate::eval::nnue::embedded::network();
+            return Ok(&self.network);
         }
-        let kept = match &self.network {
-            Some(n) => format!("keeping {}", n.name()),
-            None => "no net loaded".to_string(),
-        };
+        let kept = format!("keeping {}", self.network.name());
         let bytes = std::fs::read(path).map_err(|e| format!("EvalFile {path}: {e}; {kept}"))?;
         let net = Network::from_bytes(&bytes).map_err(|e| format!("EvalFile {path}: {e}; {kept}"))?;
-        Ok(self.network.insert(Arc::new(net)))
+        self.network = Arc::new(net);
+        Ok(&self.network)
     }
 
-    /// The loaded net, if any.
-    pub fn network(&self) -> Option<&Arc<Network>> {
-        self.network.as_ref()
+    /// The net in use while `Use NNUE` is on.
+    pub fn network(&self) -> &Arc<Network> {
+        &self.network
     }
 
     /// Clears the hash table and the search statistics (now, or before the next search).
@@ -230,7 +229,7 @@ impl Engine {
             wake: Arc::clone(&self.wake),
             options: options.clone(),
             clear_first: std::mem::take(&mut self.clear_pending),
-            network: if options.use_nnue { self.network.clone() } else { None },
+            network: options.use_nnue.then(|| Arc::clone(&self.network)),
             out,
             active: Arc::clone(&self.active),
         };
@@ -261,12 +260,14 @@ impl Engine {
         });
     }
 
-    /// Starts `bench` on the job thread; it prints what `sitke bench` prints.
-    pub fn start_bench(&mut self, depth: u32, threads: usize, hash_mb: usize) {
+    /// Starts `bench` on the job thread, with the evaluation the options choose; it prints
+    /// what `sitke bench` prints.
+    pub fn start_bench(&mut self, depth: u32, threads: usize, hash_mb: usize, options: &Options) {
         self.stop_and_join();
         let active = Arc::clone(&self.active);
+        let network = options.use_nnue.then(|| Arc::clone(&self.network));
         self.spawn(JobKind::Bench, move || {
-            let report = bench_report(&bench::run(depth, threads, hash_mb));
+            let report = bench_report(&bench::run(depth, threads, hash_mb, network));
             active.store(false, Ordering::SeqCst);
             send(&report);
         });

@@ -86,7 +86,7 @@ const SPECS: &[(Id, &str, Kind)] = &[
     (Id::Elo, "UCI_Elo", Kind::Spin { default: ELO_RANGE.0, min: ELO_RANGE.0, max: ELO_RANGE.1 }),
     (Id::ShowWdl, "UCI_ShowWDL", Kind::Check { default: false }),
     (Id::AnalyseMode, "UCI_AnalyseMode", Kind::Check { default: false }),
-    (Id::UseNnue, "Use NNUE", Kind::Check { default: false }),
+    (Id::UseNnue, "Use NNUE", Kind::Check { default: true }),
     (Id::EvalFile, "EvalFile", Kind::Str { default: "" }),
     (Id::TablebasePath, "TablebasePath", Kind::Str { default: "" }),
 ];

@@ -147,15 +147,15 @@ impl Session {
                 info_string(&super::engine::tablebase_note(&self.options.tablebase_path))
             }
             Ok(Accepted(Id::EvalFile)) => match self.engine.load_network(&self.options.eval_file) {
+                Ok(net) if self.options.eval_file.is_empty() => {
+                    info_string(&format!("NNUE net {} (built in) loaded", net.name()))
+                }
                 Ok(net) => info_string(&format!("NNUE net {} loaded from {}", net.name(), self.options.eval_file)),
                 Err(e) => {
                     self.options = before;
                     info_string(&format!("error: {e}"));
                 }
             },
-            Ok(Accepted(Id::UseNnue)) if self.options.use_nnue && self.engine.network().is_none() => {
-                info_string("warning: Use NNUE is on but no net is loaded (set EvalFile); evaluating classically")
-            }
             Ok(_) => {}
             Err(OptionError::NotInList { name, value, .. }) if name == "UCI_Variant" => info_string(&format!(
                 "error: variant '{}' is not supported, only {VARIANT}; staying on {VARIANT}",
@@ -165,24 +165,20 @@ impl Session {
         }
     }
 
-    /// `eval`: the classical breakdown, and beside it the net's score when one is loaded.
+    /// `eval`: the classical breakdown, and below it the net's score.
     fn eval(&self) {
         let mut text = crate::eval::breakdown(&self.pos).to_string();
-        match self.engine.network() {
-            Some(net) => {
-                let sign = self.pos.side_to_move().sign();
-                let raw = net.evaluate(&self.pos);
-                let scaled = crate::eval::net_score_with_rules(&self.pos, raw);
-                let state = if self.options.use_nnue { "in use" } else { "not in use: Use NNUE is off" };
-                text.push_str(&format!(
-                    "\nNNUE evaluation ({}, {state}): {} (White's view), {} after endgame scaling",
-                    net.name(),
-                    raw * sign,
-                    scaled * sign
-                ));
-            }
-            None => text.push_str("\nNNUE evaluation: no net loaded (set EvalFile)"),
-        }
+        let net = self.engine.network();
+        let sign = self.pos.side_to_move().sign();
+        let raw = net.evaluate(&self.pos);
+        let scaled = crate::eval::net_score_with_rules(&self.pos, raw);
+        let state = if self.options.use_nnue { "in use" } else { "not in use: Use NNUE is off" };
+        text.push_str(&format!(
+            "\nNNUE evaluation ({}, {state}): {} (White's view), {} after endgame scaling",
+            net.name(),
+            raw * sign,
+            scaled * sign
+        ));
         send(&text);
     }
 
@@ -279,7 +275,7 @@ impl Session {
             }
         }
         self.make_room("bench");
-        self.engine.start_bench(values[0] as u32, values[1] as usize, values[2] as usize);
+        self.engine.start_bench(values[0] as u32, values[1] as usize, values[2] as usize, &self.options);
     }
 }
 

@@ -4,6 +4,8 @@
 
 use super::{Control, Limits, Searcher};
 use crate::board::{Position, START_FEN};
+use crate::eval::nnue::Network;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The depth `bench` searches each position to by default.
@@ -73,9 +75,11 @@ impl BenchResult {
 }
 
 /// Searches every bench position to `depth` with a fresh table and fresh statistics, so the
-/// count does not depend on what ran before.
-pub fn run(depth: u32, threads: usize, hash_mb: usize) -> BenchResult {
+/// count does not depend on what ran before; with `network`'s evaluation, or the classical
+/// one for None.
+pub fn run(depth: u32, threads: usize, hash_mb: usize, network: Option<Arc<Network>>) -> BenchResult {
     let mut searcher = Searcher::new(hash_mb, threads);
+    searcher.set_network(network);
     let limits = Limits { depth: Some(depth), ..Limits::default() };
     let start = Instant::now();
     let mut nodes = 0;
@@ -108,9 +112,11 @@ mod tests {
 
     #[test]
     fn bench_is_deterministic() {
-        let a = run(5, 1, 4);
-        let b = run(5, 1, 4);
-        assert_eq!(a.nodes, b.nodes);
-        assert!(a.nodes > 1000);
+        for net in [None, Some(crate::eval::nnue::embedded::network())] {
+            let a = run(5, 1, 4, net.clone());
+            let b = run(5, 1, 4, net);
+            assert_eq!(a.nodes, b.nodes);
+            assert!(a.nodes > 1000);
+        }
     }
 }

@@ -23,6 +23,7 @@ pub mod format;
 pub mod from_pgn;
 pub mod game;
 
+use crate::eval::nnue::Network;
 use crate::search::Searcher;
 pub use data::Format;
 use format::Existing;
@@ -30,8 +31,8 @@ use game::{GameSettings, play_game};
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Everything a data-generation run needs.
@@ -53,6 +54,8 @@ pub struct DatagenConfig {
     pub report_every: Duration,
     /// The format of a new file (an existing one keeps its own).
     pub format: Format,
+    /// The net the games are played with; None plays them with the classical evaluation.
+    pub network: Option<Arc<Network>>,
 }
 
 /// What a run did.
@@ -184,6 +187,7 @@ pub fn run(cfg: &DatagenConfig, progress: &mut dyn Write) -> io::Result<Summary>
 /// One game stream: plays games until the target is reached, appending each one whole.
 fn worker(cfg: &DatagenConfig, format: Format, shared: &Shared, writer: &Mutex<BufWriter<File>>) -> io::Result<()> {
     let mut searcher = Searcher::new(cfg.hash_mb, 1);
+    searcher.set_network(cfg.network.clone());
     while shared.total.load(Ordering::Relaxed) < cfg.positions && !shared.failed.load(Ordering::Relaxed) {
         let id = shared.next_game.fetch_add(1, Ordering::Relaxed);
         let g = play_game(id, cfg.seed, &cfg.game, &mut searcher);
@@ -269,6 +273,7 @@ mod tests {
             game: GameSettings { nodes: 200, ..GameSettings::default() },
             report_every: Duration::from_secs(3600),
             format,
+            network: None,
         }
     }
 
