@@ -376,10 +376,7 @@ fn datagen(a: DatagenArgs) {
     let network = if a.classical {
         None
     } else if let Some(path) = &a.eval_file {
-        match std::fs::read(path)
-            .map_err(|e| e.to_string())
-            .and_then(|b| sitke::eval::nnue::Network::from_bytes(&b).map_err(|e| e.to_string()))
-        {
+        match sitke::eval::nnue::Network::from_file(path) {
             Ok(net) => Some(std::sync::Arc::new(net)),
             Err(e) => {
                 eprintln!("error: datagen: --eval-file {}: {e}", path.display());

@@ -186,8 +186,7 @@ impl Engine {
             return Ok(&self.network);
         }
         let kept = format!("keeping {}", self.network.name());
-        let bytes = std::fs::read(path).map_err(|e| format!("EvalFile {path}: {e}; {kept}"))?;
-        let net = Network::from_bytes(&bytes).map_err(|e| format!("EvalFile {path}: {e}; {kept}"))?;
+        let net = Network::from_file(path).map_err(|e| format!("EvalFile {path}: {e}; {kept}"))?;
         self.network = Arc::new(net);
         Ok(&self.network)
     }

@@ -4,8 +4,9 @@
 //! `features::INPUTS` sparse inputs -> N (i16 accumulator, updated move by move) -> an
 //! activation -> one output per material bucket, read from the side to move's accumulator
 //! followed by the other side's. `features` says which inputs a position switches on,
-//! `file` how a trained net is stored, `network` how the engine evaluates with it, `embedded` which net is built
-//! in. The trainer (`sitke train`, in `tools`) produces the files; nothing here knows of training.
+//! `file` how a trained net is stored, `network` how the engine evaluates with it,
+//! `embedded` which net is built in. The trainer (`sitke train`, in `tools`) produces the
+//! files; nothing here knows of training.
 
 pub mod accumulator;
 pub mod embedded;

@@ -18,6 +18,12 @@ impl Network {
         Ok(Network { net, name: format!("sitke-{:012x}", fnv1a(bytes) >> 16) })
     }
 
+    /// Reads and loads a net file; the error says what is wrong with the file or its bytes.
+    pub fn from_file(path: impl AsRef<std::path::Path>) -> Result<Network, String> {
+        let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+        Network::from_bytes(&bytes).map_err(|e| e.to_string())
+    }
+
     /// The net's name: a hash of its file, so two nets are told apart by name.
     pub fn name(&self) -> &str {
         &self.name
