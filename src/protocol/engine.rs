@@ -196,6 +196,12 @@ impl Engine {
         &self.network
     }
 
+    /// The evaluation `options` choose for a search: the net while `Use NNUE` is on, else
+    /// None (the classical evaluation).
+    fn evaluation(&self, options: &Options) -> Option<Arc<Network>> {
+        options.use_nnue.then(|| Arc::clone(&self.network))
+    }
+
     /// Clears the hash table and the search statistics (now, or before the next search).
     pub fn clear(&mut self) {
         if self.busy().is_some() {
@@ -228,7 +234,7 @@ impl Engine {
             wake: Arc::clone(&self.wake),
             options: options.clone(),
             clear_first: std::mem::take(&mut self.clear_pending),
-            network: options.use_nnue.then(|| Arc::clone(&self.network)),
+            network: self.evaluation(options),
             out,
             active: Arc::clone(&self.active),
         };
@@ -264,7 +270,7 @@ impl Engine {
     pub fn start_bench(&mut self, depth: u32, threads: usize, hash_mb: usize, options: &Options) {
         self.stop_and_join();
         let active = Arc::clone(&self.active);
-        let network = options.use_nnue.then(|| Arc::clone(&self.network));
+        let network = self.evaluation(options);
         self.spawn(JobKind::Bench, move || {
             let report = bench_report(&bench::run(depth, threads, hash_mb, network));
             active.store(false, Ordering::SeqCst);
