@@ -146,9 +146,10 @@ struct TuneArgs {
     /// Positions per gradient step (0: all).
     #[arg(long, default_value_t = 16384)]
     batch: usize,
-    /// Weight of the game result in the target; the rest goes to the search score.
+    /// Weight of the game result in the target; the rest goes to the search score. (`sitke
+    /// train` weighs the other way round: its flag is --score-weight.)
     #[arg(long, default_value_t = 1.0)]
-    lambda: f64,
+    result_weight: f64,
     /// Sigmoid scale (default: fitted to the current weights).
     #[arg(long)]
     k: Option<f64>,
@@ -272,6 +273,9 @@ fn main() {
         .init();
     match cli.command {
         None => sitke::protocol::uci::run(),
+        Some(Command::Match { args }) if sitke::tools::r#match::cli::wants_help(&args) => {
+            print!("{}", sitke::tools::r#match::cli::HELP)
+        }
         Some(Command::Match { args }) => {
             if let Err(e) = sitke::tools::r#match::run(&args) {
                 eprintln!("error: {e}");
@@ -441,7 +445,7 @@ fn tune(a: TuneArgs) {
         limit: a.limit,
         validation: a.validation,
         k: a.k,
-        lambda: a.lambda,
+        lambda: a.result_weight,
         terms: a.terms,
         train: TrainOptions {
             epochs: a.epochs,

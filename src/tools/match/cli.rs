@@ -363,6 +363,52 @@ fn parse_draw(tokens: &[String]) -> Result<DrawRule, String> {
     Ok(d)
 }
 
+/// What `sitke match --help` prints: every option `parse` takes, in cutechess-cli's words.
+pub const HELP: &str = "\
+Play an engine-vs-engine match of Sittuyin between two UCI engines. The arguments follow
+cutechess-cli, so its match scripts run unchanged; anything not listed is an error.
+
+Usage: sitke match -engine SETTINGS -engine SETTINGS [-each SETTINGS] [OPTIONS]
+
+Engine settings (key=value, after -engine, or after -each for both engines):
+  cmd=PROGRAM  name=NAME  arg=ARG (repeatable)  dir=FOLDER  proto=uci
+  tc=[MOVES/]SECONDS[+INCREMENT] or tc=inf  st=SECONDS  nodes=N  depth=N
+  timemargin=MS (lateness allowed before a time forfeit)  restart=on|off|auto
+  stderr=FILE  option.NAME=VALUE (a UCI option, e.g. option.Hash=64)
+
+Options:
+  -variant sittuyin           the only variant refereed
+  -games N                    games per encounter (default 1)
+  -rounds N                   encounters (default 1)
+  -repeat                     play each opening twice, colours swapped
+  -concurrency N              games at once (default 1)
+  -openings random plies=K    K random setup plies from the start position (default 8)
+  -openings file=F format=epd|pgn order=sequential|random plies=K start=N
+  -pgnout FILE [min]          write the games as PGN (min: without move comments)
+  -sprt elo0=E0 elo1=E1 alpha=A beta=B   stop when the test decides
+  -resign movecount=N score=CP [twosided=true]
+  -draw movenumber=N movecount=N score=CP
+  -maxmoves N                 a draw after N moves of each side
+  -srand N                    seed of the openings (printed when not given)
+  -ratinginterval N           the Elo lines every N games (0: at the end)
+  -event TEXT  -site TEXT     PGN tags
+  -wait MS                    pause between games
+  -tournament round-robin|gauntlet   accepted; two engines play either way
+  -recover                    accepted; a crashed engine is always restarted
+  -debug                      log the engine traffic to stderr
+  -h, --help                  this text
+
+Example:
+  sitke match -engine cmd=target/release/sitke name=Sitke \\
+    -engine cmd=/usr/games/fairy-stockfish name=FSF -each tc=10+0.1 \\
+    -games 2 -rounds 50 -repeat -openings random plies=8 -pgnout games.pgn
+";
+
+/// Whether the arguments ask for the help text rather than a match.
+pub fn wants_help(args: &[String]) -> bool {
+    args.iter().any(|a| matches!(a.as_str(), "-h" | "--help" | "-help"))
+}
+
 /// Parses the arguments after `sitke match`.
 pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
     let mut cfg = MatchConfig {
