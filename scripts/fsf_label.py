@@ -15,7 +15,7 @@ scores the side to move about 30 cp better on average than the games bear out (R
 "Teacher scores from fairy-stockfish"), and a fit would learn that as a tempo.
 
 Fitting to these scores teaches the evaluation what a stronger searcher sees in our own
-games (`sitke tune OUT --lambda 0`); README, "Tuning the evaluation", has the runs.
+games (`sitke tune OUT --result-weight 0`); README, "Tuning the evaluation", has the runs.
 """
 
 import argparse

@@ -15,8 +15,8 @@ pub struct TrainArgs {
     /// Data files of datagen (binary or text format).
     #[arg(required = true)]
     pub data: Vec<PathBuf>,
-    /// Hidden size per perspective.
-    #[arg(long, default_value_t = 64)]
+    /// Hidden size per perspective (128: both accepted generations).
+    #[arg(long, default_value_t = 128)]
     pub hidden: usize,
     /// Output buckets by material (1 to 32).
     #[arg(long, default_value_t = 1)]
@@ -24,11 +24,11 @@ pub struct TrainArgs {
     /// The hidden activation: screlu or crelu.
     #[arg(long, default_value = "screlu", value_parser = parse_activation)]
     pub activation: Activation,
-    /// Passes over the training set.
-    #[arg(long, default_value_t = 20)]
+    /// Passes over the training set (15: generation 0, from random weights).
+    #[arg(long, default_value_t = 15)]
     pub epochs: usize,
-    /// Positions per gradient step.
-    #[arg(long, default_value_t = 16384)]
+    /// Positions per gradient step (4096: both accepted generations).
+    #[arg(long, default_value_t = 4096)]
     pub batch: usize,
     /// Adam's step size.
     #[arg(long, default_value_t = 0.001)]
@@ -48,9 +48,10 @@ pub struct TrainArgs {
     /// Centipawns per unit of the sigmoid's argument, for the score and the net alike.
     #[arg(long, default_value_t = 400.0)]
     pub k: f64,
-    /// Weight of the search score in the target; the game result gets 1 - lambda.
+    /// Weight of the search score in the target; the game result gets the rest. (`sitke
+    /// tune` weighs the other way round: its flag is --result-weight.)
     #[arg(long, default_value_t = 1.0)]
-    pub lambda: f64,
+    pub score_weight: f64,
     /// Leave out positions whose score exceeds this many centipawns in magnitude.
     #[arg(long)]
     pub max_score: Option<i32>,
@@ -98,7 +99,7 @@ impl TrainArgs {
             schedule: self.schedule,
             adam: AdamSettings { beta1: self.beta1, beta2: self.beta2, weight_decay: self.weight_decay },
             k: self.k,
-            lambda: self.lambda,
+            lambda: self.score_weight,
             max_score: self.max_score,
             unscale_rule50: !self.keep_rule50,
             validation: self.validation,
@@ -132,8 +133,8 @@ pub fn main(a: &TrainArgs, log: &mut dyn Write) -> Result<(), Box<dyn std::error
     if !(1..=4096).contains(&a.hidden) || !(1..=32).contains(&a.buckets) || a.batch == 0 || a.epochs == 0 {
         return Err("--hidden must be 1..4096, --buckets 1..32, --batch and --epochs positive".into());
     }
-    if !(0.0..=1.0).contains(&a.lambda) || a.k <= 0.0 {
-        return Err("--lambda must be within 0..1 and --k positive".into());
+    if !(0.0..=1.0).contains(&a.score_weight) || a.k <= 0.0 {
+        return Err("--score-weight must be within 0..1 and --k positive".into());
     }
     let init = a.init.as_ref().map(read_start).transpose()?;
     let recipe = a.recipe(init.as_ref().map(Checkpoint::net_hash));
@@ -197,7 +198,7 @@ mod tests {
             beta2: 0.999,
             weight_decay: 0.0,
             k: 400.0,
-            lambda: 1.0,
+            score_weight: 1.0,
             max_score: None,
             keep_rule50: false,
             validation: 0.1,
