@@ -10,7 +10,7 @@
 use super::core::ENGINE_NAME;
 use super::notice::{Level, Notice, Report};
 use super::options::VARIANT;
-use super::output::send;
+use super::wire::send;
 use crate::board::{Color, Move, MoveKind, Outcome, PieceType, Position, Square};
 use crate::search::time::TimeManager;
 use crate::search::{Info, Limits, Score};
@@ -336,6 +336,23 @@ mod tests {
             pv: vec![Move::normal(Square::D5, Square::E6), Move::promotion(Square::D5, Square::D5)],
         };
         assert_eq!(thinking_line(&info), "9 -21 1084 48000 d5e6 d5d5f");
+    }
+
+    #[test]
+    fn notices_in_cecp_forms() {
+        use crate::protocol::options::OptionError;
+        let unknown = Notice::Option(OptionError::UnknownName("NoSuch".into()));
+        assert_eq!(notice_line(&unknown), "Error (bad option): setoption: no such option 'NoSuch'");
+        assert_eq!(notice_line(&Notice::TablebasesOff), "# tablebases off");
+        assert_eq!(
+            notice_line(&Notice::SearchFailed),
+            "Error (internal): the search failed; playing the first legal move"
+        );
+        let warning = Notice::StoppingSearch { why: "go" };
+        assert_eq!(
+            notice_line(&warning),
+            "# warning: go received during an open-ended search; stopping that search first"
+        );
     }
 
     #[test]

@@ -299,3 +299,46 @@ pub fn run(first: Protocol, make: impl Fn(Protocol) -> Box<dyn Frontend>) {
     };
     frontend.close(&mut core, ending);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    /// Keeps every notice, as a front-end would word it.
+    #[derive(Default)]
+    struct Collect(Mutex<Vec<Notice>>);
+
+    impl Report for Collect {
+        fn notice(&self, notice: &Notice) {
+            self.0.lock().unwrap().push(notice.clone());
+        }
+    }
+
+    #[test]
+    fn options_report_typed_notices_and_keep_the_old_value_on_failure() {
+        let report = Arc::new(Collect::default());
+        let (tx, _rx) = channel();
+        let mut core = Core::new(tx, report.clone());
+        let taken = || std::mem::take(&mut *report.0.lock().unwrap());
+
+        // A folder that cannot be read is named, and play goes on without tables.
+        assert_eq!(core.set_option("name TablebasePath value /sitke/no/such/dir"), Some(Id::TablebasePath));
+        assert!(matches!(&taken()[..], [Notice::TablebasePath { dir, .. }] if dir == "/sitke/no/such/dir"));
+        // A net that does not load leaves the option, and the net, as they were.
+        assert_eq!(core.set_option("name EvalFile value /sitke/no/such.nnue"), None);
+        assert!(matches!(&taken()[..], [Notice::EvalFile { file, .. }] if file == "/sitke/no/such.nnue"));
+        assert_eq!(core.options.eval_file, "");
+        assert_eq!(core.set_option("name EvalFile value"), Some(Id::EvalFile));
+        assert!(matches!(&taken()[..], [Notice::NetLoaded { file: None, .. }]));
+        assert_eq!(core.set_option("name Hash value 0"), None);
+        assert!(matches!(&taken()[..], [Notice::Option(OptionError::OutOfRange { .. })]));
+        assert_eq!(core.options.hash_mb, Options::default().hash_mb);
+        assert_eq!(core.set_option("name UCI_Variant value chess"), None);
+        assert_eq!(taken(), [Notice::UnsupportedVariant("chess".into())]);
+        // An option without a side effect says nothing.
+        assert_eq!(core.set_option("name Skill Level value 5"), Some(Id::SkillLevel));
+        assert!(taken().is_empty());
+        assert_eq!(core.options.skill_level, 5);
+    }
+}

@@ -4,25 +4,27 @@
 //! One core, thin front-ends. `core` runs the loop: one input reader (`lines` reads lines
 //! of bounded length), one engine state (the position, the options and what setting them
 //! does) and the jobs (`engine` runs searches, perft and bench on a job thread). The core
-//! writes no protocol text: it reports typed `notice`s, perft counts and bench results,
-//! and each front-end words them. `uci` is the UCI/USI front-end (`output` its words: lines,
-//! `info`, `bestmove`, `info string`; `usi` the USI notation and SFEN; `display` the `d`
-//! diagram; `wdl` the win/draw/loss model); `xboard` is the CECP front-end, entered with
-//! `xboard`, and `cecp` its words. `go` parses search limits, `options` holds the options.
+//! writes no protocol text: it reports typed `notice`s (each with the one message every
+//! protocol gives), perft counts and bench results, and each front-end words them. `uci` is
+//! the UCI/USI front-end, `output` its words (`info`, `bestmove`, `info string`, perft and
+//! bench lines); `xboard` is the CECP front-end, entered with `xboard`, and `cecp` its
+//! words. Shared by both: `wire` writes stdout, `options` holds the options, `go` parses
+//! search limits, `usi` is the dialect (USI notation, SFEN), `display` the `d` diagram and
+//! `wdl` the win/draw/loss model.
 //!
-//! Modules depend on each other downward only, never in a circle:
+//! Modules depend on each other downward only, never in a circle, and the front-ends never
+//! on each other; only `run`, here, knows both:
 //! ```text
-//! lines, options, wdl                leaves
-//! notice  <- options                 typed notices, their one message text
-//! usi, go, display                   notation, `go` limits, the diagram
-//! engine  <- go, notice, options     jobs
-//! core    <- engine, lines, notice, options
-//! output  <- engine, notice, usi, wdl              UCI words
-//! uci     <- core, go, output, usi, display, ...   UCI front-end
-//! cecp    <- core, notice, options, output         CECP words
-//! xboard  <- core, cecp, engine, go, options, ...  CECP front-end
+//! lines, options, usi, wdl, wire        leaves
+//! notice   <- options
+//! go, display  <- usi
+//! engine   <- go, notice, options
+//! core     <- engine, lines, notice, options
+//! output   <- engine, notice, usi, wdl, wire                      UCI words
+//! uci      <- core, display, engine, go, notice, options, output, usi, wire
+//! cecp     <- core, notice, options, wire                          CECP words
+//! xboard   <- cecp, core, engine, go, notice, options, wire
 //! ```
-//! Front-ends never import each other; `run` (here) is the only place that knows both.
 
 pub mod cecp;
 pub mod core;
@@ -36,7 +38,10 @@ pub mod output;
 pub mod uci;
 pub mod usi;
 pub mod wdl;
+pub mod wire;
 pub mod xboard;
+
+pub use usi::Dialect;
 
 /// Runs the protocol loop on stdin until `quit` or the end of input: UCI (or USI) until the
 /// host says `xboard`, CECP from then on.
@@ -47,14 +52,4 @@ pub fn run() {
             core::Protocol::Cecp => Box::new(xboard::Xboard::new()),
         }
     });
-}
-
-/// The dialect the host speaks: chosen by its first `uci` or `usi` command.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Dialect {
-    /// UCI: algebraic squares, `R@a1` drops.
-    #[default]
-    Uci,
-    /// USI: shogi-style squares, `R*8h` drops, SFEN.
-    Usi,
 }

@@ -1,32 +1,15 @@
-//! What the engine writes on stdout: every line goes through `send`, which writes whole lines
-//! under the stdout lock (so the search thread's `info` lines and the loop's `readyok` never
-//! interleave mid-line), flushes at once and logs the traffic at debug level. Also UCI's
-//! (and USI's) words for what the core reports: `info` and `bestmove` lines, notices as
-//! `info string`, the perft divide and the bench report.
+//! UCI's (and USI's) words for what the core reports: `info` and `bestmove` lines, notices
+//! as `info string`, the perft divide and the bench report.
 
-use super::Dialect;
 use super::engine::{PerftCount, SearchOutput};
 use super::notice::{Level, Notice, Report};
+use super::usi::Dialect;
 use super::usi::move_text;
 use super::wdl::wdl;
+use super::wire::send;
 use crate::board::{Move, Position};
 use crate::search::bench::BenchResult;
 use crate::search::{Bound, Info, Score};
-use std::io::Write;
-
-/// Writes `text` (one or more lines; a missing final newline is added) to stdout and flushes.
-pub fn send(text: &str) {
-    let mut out = std::io::stdout().lock();
-    for line in text.lines() {
-        log::debug!(">> {line}");
-    }
-    // A closed stdout (the host went away) is no reason to panic; the loop ends on EOF.
-    let _ = out.write_all(text.as_bytes());
-    if !text.ends_with('\n') {
-        let _ = out.write_all(b"\n");
-    }
-    let _ = out.flush();
-}
 
 /// Sends `info string <message>`, one per line of `message`.
 pub fn info_string(message: &str) {
@@ -190,6 +173,20 @@ mod tests {
             "info depth 7 seldepth 9 multipv 1 score mate 2 nodes 5000 nps 20000 hashfull 3 time 250 pv N*4g N*5c"
         );
         assert!(info_line(&info(5, Bound::Upper), usi).contains("score cp 5 upperbound nodes"));
+    }
+
+    #[test]
+    fn notices_in_uci_words() {
+        let refused = Notice::HashTooLarge { asked: 9000, available: 4000, kept: 16 };
+        assert_eq!(
+            notice_text(&refused),
+            "error: Hash 9000 MiB does not fit in memory (4000 MiB available); keeping 16 MiB"
+        );
+        let loaded = Notice::NetLoaded { name: "n1".into(), file: Some("/nets/n1.nnue".into()) };
+        assert_eq!(notice_text(&loaded), "NNUE net n1 loaded from /nets/n1.nnue");
+        assert_eq!(notice_text(&Notice::StoppingSearch { why: "bench" }).split(':').next(), Some("warning"));
+        let count = PerftCount { divide: vec![(Move::drop(PieceType::King, Square::G1), 3)], total: 3 };
+        assert_eq!(perft_text(&count, Dialect::Usi), "K*2h: 3\n\nNodes searched: 3\n");
     }
 
     #[test]

@@ -17,12 +17,12 @@
 //! out-of-place command gets an `info string` that names the problem, and the state stays
 //! as it was (a `position` keeps the moves that applied).
 
-use super::Dialect;
 use super::core::{Core, ENGINE_AUTHOR, ENGINE_NAME, Ending, Flow, Frontend, MAX_LINE, Protocol, truncate};
 use super::go::parse_go;
 use super::notice::Report;
-use super::output::{InfoStyle, UciOutput, UciReport, bench_report, info_string, perft_text, send};
-use super::usi::{parse_move, parse_sfen};
+use super::output::{InfoStyle, UciOutput, UciReport, bench_report, info_string, perft_text};
+use super::usi::{Dialect, parse_move, parse_sfen};
+use super::wire::send;
 use crate::board::Position;
 use std::sync::Arc;
 

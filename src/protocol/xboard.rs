@@ -17,7 +17,7 @@ use super::engine::SearchOutput;
 use super::go::Go;
 use super::notice::Report;
 use super::options::{self, VARIANT};
-use super::output::send;
+use super::wire::send;
 use crate::board::{Color, Move, Position};
 use crate::search::{Bound, Info, Limits};
 use std::sync::Arc;
