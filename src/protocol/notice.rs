@@ -22,7 +22,8 @@ pub enum Level {
 /// One thing the core reports.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Notice {
-    /// `UCI_Variant` was set: the board geometry and start position, for web GUIs.
+    /// `UCI_Variant` was set: the board geometry and start position, in the words
+    /// Fairy-Stockfish uses, which web GUIs parse.
     Variant,
     /// `TablebasePath` was emptied.
     TablebasesOff,

@@ -256,7 +256,7 @@ impl Xboard {
         self.plays = Some(Color::Black);
         self.clock.new_game();
         self.reset_game();
-        c.engine.clear();
+        c.new_game();
         if self.analyzing {
             self.analyze(c);
         }
