@@ -272,7 +272,7 @@ fn main() {
         .target(env_logger::Target::Stderr)
         .init();
     match cli.command {
-        None => sitke::protocol::uci::run(),
+        None => sitke::protocol::run(),
         Some(Command::Match { args }) if sitke::tools::r#match::cli::wants_help(&args) => {
             print!("{}", sitke::tools::r#match::cli::HELP)
         }
@@ -287,7 +287,7 @@ fn main() {
             // the evaluation the engine uses by default.
             let net = (!classical).then(sitke::eval::nnue::embedded::network);
             let r = sitke::search::bench::run(depth, threads, hash, net);
-            let _ = std::io::stdout().lock().write_all(sitke::protocol::engine::bench_report(&r).as_bytes());
+            let _ = std::io::stdout().lock().write_all(sitke::protocol::output::bench_report(&r).as_bytes());
         }
         Some(Command::Perft { depth, fen, divide, threads }) => {
             let pos = match fen.as_deref().map(Position::from_fen).unwrap_or_else(|| Ok(Position::startpos())) {

@@ -394,3 +394,48 @@ fn move_now_remove_and_result() {
     e.send("usermove N@a1");
     assert!(sync(&mut e, 2).is_empty(), "no move after result");
 }
+
+/// Every line the engine writes once its input is closed after `script`, until it exits.
+fn output_after_end_of_input(script: &[&str]) -> Vec<String> {
+    let mut e = Engine::sitke();
+    for line in script {
+        e.send(line);
+    }
+    e.close_stdin();
+    let mut out = Vec::new();
+    while let Some(line) = e.next_line(Duration::from_secs(20)) {
+        out.push(line);
+    }
+    assert!(e.exited_within(Duration::from_secs(2)), "{out:?}");
+    out
+}
+
+/// The engine's move in `out`, checked legal after `moves` from the start position.
+fn legal_move_in(out: &[String], moves: &[&str]) -> String {
+    let mv = out.iter().find_map(|l| l.strip_prefix("move ")).unwrap_or_else(|| panic!("no move in {out:?}"));
+    let mut pos = Position::startpos();
+    for m in moves {
+        pos.do_move(pos.parse_uci_move(m).unwrap());
+    }
+    assert!(pos.parse_uci_move(mv).is_ok(), "{mv} after {moves:?}");
+    mv.to_string()
+}
+
+#[test]
+fn a_move_being_thought_about_is_sent_at_the_end_of_input() {
+    // As `echo "go depth 9" | sitke` prints its bestmove: a depth limit, ...
+    let out = output_after_end_of_input(&["xboard", "protover 2", "new", "sd 4", "go"]);
+    legal_move_in(&out, &[]);
+    // ... after the host's moves in force mode, ...
+    let out = output_after_end_of_input(&["xboard", "new", "force", "usermove K@e2", "sd 3", "go"]);
+    legal_move_in(&out, &["K@e2"]);
+    // ... and on a clock the search cannot have used up before the input ended; `ping`
+    // waits for the move, and pondering on the reply does not keep the engine alive.
+    let out = output_after_end_of_input(&["xboard", "new", "hard", "st 1", "usermove K@e2", "ping 7"]);
+    let at = out.iter().position(|l| l.starts_with("move ")).unwrap_or_else(|| panic!("{out:?}"));
+    legal_move_in(&out, &["K@e2"]);
+    assert_eq!(out.get(at + 1).map(String::as_str), Some("pong 7"), "{out:?}");
+    // Analysis runs until stopped: it ends with the input, and no move is sent.
+    let out = output_after_end_of_input(&["xboard", "new", "post", "analyze"]);
+    assert!(!out.iter().any(|l| l.starts_with("move")), "{out:?}");
+}

@@ -1,13 +1,16 @@
 //! The words of CECP (XBoard protocol 2) for Sittuyin, kept apart from the session that
 //! speaks them: the feature list, the `setup` and `piece` lines that teach XBoard the
-//! variant, thinking lines, result claims, `highlight` boards, and the time controls.
+//! variant, thinking lines, result claims, `highlight` boards, the time controls, and the
+//! core's notices in CECP's forms.
 //!
 //! Where CECP leaves a detail open, Debian's `fairy-stockfish` sent `xboard` is the
 //! reference: it answers `variant sittuyin` with the same `setup` and `piece` lines, and
 //! `lift` with the same `highlight` boards (yellow for a move, magenta for a promotion).
 
+use super::core::ENGINE_NAME;
+use super::notice::{Level, Notice, Report};
 use super::options::VARIANT;
-use super::uci::ENGINE_NAME;
+use super::wire::send;
 use crate::board::{Color, Move, MoveKind, Outcome, PieceType, Position, Square};
 use crate::search::time::TimeManager;
 use crate::search::{Info, Limits, Score};
@@ -38,7 +41,7 @@ pub fn features() -> String {
         "feature done=0\n\
          feature myname=\"{ENGINE_NAME}\" variants=\"{VARIANT}\" setboard=1 usermove=1 ping=1 playother=1 \
          time=1 draw=1 analyze=1 pause=0 reuse=1 colors=0 name=0 ics=0 san=0 nps=1 memory=1 smp=1 \
-         highlight=1 exclude=0 setscore=0 debug=0 sigint=0 sigterm=0\n"
+         highlight=1 exclude=0 setscore=0 debug=1 sigint=0 sigterm=0\n"
     );
     for line in super::options::xboard_option_features() {
         s.push_str(&line);
@@ -46,6 +49,30 @@ pub fn features() -> String {
     }
     s.push_str("feature done=1\n");
     s
+}
+
+/// A notice as CECP words it: an error as `Error (KIND): MESSAGE`, the form of a refused
+/// command (the kind is `bad option` for anything an option caused); a note or a warning
+/// as a `#` line, which hosts show in their debug log (the `debug` feature) and otherwise
+/// ignore. The message is the one every protocol gives.
+pub fn notice_line(n: &Notice) -> String {
+    match n.level() {
+        Level::Error => {
+            let kind = if n.is_about_an_option() { "bad option" } else { "internal" };
+            format!("Error ({kind}): {n}")
+        }
+        Level::Warning => format!("# warning: {n}"),
+        Level::Note => format!("# {n}"),
+    }
+}
+
+/// Notices in CECP's forms.
+pub struct CecpReport;
+
+impl Report for CecpReport {
+    fn notice(&self, notice: &Notice) {
+        send(&notice_line(notice));
+    }
 }
 
 /// A score in CECP's units: centipawns for the side to move; mates as 100000 + N for mate
@@ -309,6 +336,23 @@ mod tests {
             pv: vec![Move::normal(Square::D5, Square::E6), Move::promotion(Square::D5, Square::D5)],
         };
         assert_eq!(thinking_line(&info), "9 -21 1084 48000 d5e6 d5d5f");
+    }
+
+    #[test]
+    fn notices_in_cecp_forms() {
+        use crate::protocol::options::OptionError;
+        let unknown = Notice::Option(OptionError::UnknownName("NoSuch".into()));
+        assert_eq!(notice_line(&unknown), "Error (bad option): setoption: no such option 'NoSuch'");
+        assert_eq!(notice_line(&Notice::TablebasesOff), "# tablebases off");
+        assert_eq!(
+            notice_line(&Notice::SearchFailed),
+            "Error (internal): the search failed; playing the first legal move"
+        );
+        let warning = Notice::StoppingSearch { why: "go" };
+        assert_eq!(
+            notice_line(&warning),
+            "# warning: go received during an open-ended search; stopping that search first"
+        );
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! `Checkers:` lines. Fairy-Stockfish prints `Sfen:` in both dialects, and so do we; the
 //! checkers are written in the dialect's square notation.
 
-use super::Dialect;
+use super::usi::Dialect;
 use super::usi::square_text;
 use crate::board::{Color, Piece, PieceType, Position, Square};
 

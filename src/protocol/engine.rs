@@ -1,14 +1,16 @@
 //! The work behind the loop: searches, `go perft` and `bench` run on a job thread of their
 //! own, so the loop keeps reading stdin (`isready`, `stop`, `ponderhit`, `quit`) meanwhile.
 //!
-//! One job runs at a time. A search job prints its `info` lines as they come and exactly one
-//! `bestmove`; when a `go infinite` or `go ponder` search ends by itself (a depth cap, a
-//! mate), the job holds the `bestmove` until `stop` (or `ponderhit`) arrives, as UCI asks.
+//! One job runs at a time. A search job reports its iterations as they come and exactly one
+//! result to the `SearchOutput` its front-end gave it; when a `go infinite` or `go ponder`
+//! search ends by itself (a depth cap, a mate), the job holds the result until `stop` (or
+//! `ponderhit`) arrives, as UCI asks. Perft and bench hand their counts, as data, to the
+//! front-end's callback. Nothing here writes protocol text: problems go to the `Report` as
+//! typed `Notice`s.
 
-use super::Dialect;
 use super::go::Go;
+use super::notice::{Notice, Report};
 use super::options::{ELO_RANGE, Options};
-use super::output::{InfoStyle, bestmove_line, info_line, send};
 use crate::board::perft;
 use crate::board::{Color, Move, Position};
 use crate::eval::nnue::Network;
@@ -86,17 +88,22 @@ pub struct Engine {
     clear_pending: bool,
     /// The net: the built-in one, or the one `EvalFile` loaded; used while `Use NNUE` is on.
     network: Arc<Network>,
+    /// Where jobs report what goes wrong.
+    report: Arc<dyn Report>,
 }
 
-impl Default for Engine {
-    fn default() -> Self {
-        Engine::new()
-    }
+/// What `go perft` counted: the nodes under each legal move, and their sum.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PerftCount {
+    /// Each root move and the leaf count below it, in generation order.
+    pub divide: Vec<(Move, u64)>,
+    /// The leaf count of the whole tree (1 at depth 0).
+    pub total: u64,
 }
 
 impl Engine {
-    /// An idle engine with the default options' searcher.
-    pub fn new() -> Engine {
+    /// An idle engine with the default options' searcher, reporting to `report`.
+    pub fn new(report: Arc<dyn Report>) -> Engine {
         let o = Options::default();
         Engine {
             searcher: Arc::new(Mutex::new(Searcher::new(o.hash_mb, o.threads))),
@@ -106,7 +113,18 @@ impl Engine {
             active: Arc::new(AtomicBool::new(false)),
             clear_pending: false,
             network: crate::eval::nnue::embedded::network(),
+            report,
         }
+    }
+
+    /// Sends later notices, jobs' included, to `report` (a new front-end took over).
+    pub fn set_report(&mut self, report: Arc<dyn Report>) {
+        self.report = report;
+    }
+
+    /// Tells the host through the current front-end.
+    pub fn notice(&self, notice: Notice) {
+        self.report.notice(&notice);
     }
 
     /// The running job, if any (a finished one is reaped).
@@ -159,8 +177,8 @@ impl Engine {
         open
     }
 
-    /// Stops a running search or perft at once and waits for it (a search prints its
-    /// `bestmove`); `bench` cannot be interrupted and is waited for.
+    /// Stops a running search or perft at once and waits for it (a search reports its
+    /// result); `bench` cannot be interrupted and is waited for.
     pub fn stop_and_join(&mut self) {
         if self.busy().is_some() {
             self.stop();
@@ -169,8 +187,8 @@ impl Engine {
     }
 
     /// Applies the options that live in the searcher: at once when idle, else before the
-    /// next search. Returns an error message when the hash table cannot be allocated.
-    pub fn configure(&mut self, options: &Options) -> Result<(), String> {
+    /// next search. Fails when the hash table cannot be allocated.
+    pub fn configure(&mut self, options: &Options) -> Result<(), Notice> {
         if self.busy().is_some() {
             return Ok(());
         }
@@ -179,14 +197,17 @@ impl Engine {
     }
 
     /// Loads the net in `path` for the next searches (the built-in net for an empty path).
-    /// On failure the net loaded before stays, and the error names the file and the problem.
-    pub fn load_network(&mut self, path: &str) -> Result<&Network, String> {
+    /// On failure the net loaded before stays, and the notice names the file and the problem.
+    pub fn load_network(&mut self, path: &str) -> Result<&Network, Notice> {
         if path.is_empty() {
             self.network = crate::eval::nnue::embedded::network();
             return Ok(&self.network);
         }
-        let kept = format!("keeping {}", self.network.name());
-        let net = Network::from_file(path).map_err(|e| format!("EvalFile {path}: {e}; {kept}"))?;
+        let net = Network::from_file(path).map_err(|e| Notice::EvalFile {
+            file: path.to_string(),
+            error: e.to_string(),
+            kept: self.network.name().to_string(),
+        })?;
         self.network = Arc::new(net);
         Ok(&self.network)
     }
@@ -213,8 +234,9 @@ impl Engine {
     }
 
     /// Starts a search of `pos` that reports to `out`, first stopping any running job
-    /// (whose search still reports its own result: one per search).
-    pub fn start_search(&mut self, pos: Position, go: Go, options: &Options, out: Arc<dyn SearchOutput>) {
+    /// (whose search still reports its own result: one per search). Returns whether the
+    /// search started (a thread that cannot start is reported).
+    pub fn start_search(&mut self, pos: Position, go: Go, options: &Options, out: Arc<dyn SearchOutput>) -> bool {
         // The control is shared with the running search: it must be over before a reset.
         self.stop_and_join();
         self.control.reset();
@@ -236,69 +258,79 @@ impl Engine {
             clear_first: std::mem::take(&mut self.clear_pending),
             network: self.evaluation(options),
             out,
+            report: Arc::clone(&self.report),
             active: Arc::clone(&self.active),
         };
-        self.spawn(kind, move || job.run(pos, go));
+        self.spawn(kind, move || job.run(pos, go))
     }
 
-    /// Starts `go perft depth` on the job thread; `stop` interrupts it.
-    pub fn start_perft(&mut self, pos: Position, depth: u32, threads: usize, dialect: Dialect) {
+    /// Starts `go perft depth` on the job thread; `stop` interrupts it (reported as a
+    /// notice). The count goes to `done`.
+    pub fn start_perft(
+        &mut self,
+        pos: Position,
+        depth: u32,
+        threads: usize,
+        done: impl FnOnce(PerftCount) + Send + 'static,
+    ) {
         self.stop_and_join();
         self.control.reset();
         let control = Arc::clone(&self.control);
         let active = Arc::clone(&self.active);
+        let report = Arc::clone(&self.report);
         self.spawn(JobKind::Perft, move || {
             match perft::divide_parallel_until(&pos, depth, threads, &|| control.stopped())
                 .inspect(|_| active.store(false, Ordering::SeqCst))
             {
-                Some(results) => {
-                    let mut text = String::new();
-                    for (m, n) in &results {
-                        text.push_str(&format!("{}: {n}\n", super::usi::move_text(*m, dialect)));
-                    }
-                    let total: u64 = if depth == 0 { 1 } else { results.iter().map(|(_, n)| n).sum() };
-                    text.push_str(&format!("\nNodes searched: {total}\n"));
-                    send(&text);
+                Some(divide) => {
+                    let total: u64 = if depth == 0 { 1 } else { divide.iter().map(|(_, n)| n).sum() };
+                    done(PerftCount { divide, total });
                 }
-                None => super::output::info_string(&format!("perft {depth} stopped before it finished")),
+                None => report.notice(&Notice::PerftStopped { depth }),
             }
         });
     }
 
-    /// Starts `bench` on the job thread, with the evaluation the options choose; it prints
-    /// what `sitke bench` prints.
-    pub fn start_bench(&mut self, depth: u32, threads: usize, hash_mb: usize, options: &Options) {
+    /// Starts `bench` on the job thread, with the evaluation the options choose; its
+    /// result (what `sitke bench` prints) goes to `done`.
+    pub fn start_bench(
+        &mut self,
+        depth: u32,
+        threads: usize,
+        hash_mb: usize,
+        options: &Options,
+        done: impl FnOnce(&bench::BenchResult) + Send + 'static,
+    ) {
         self.stop_and_join();
         let active = Arc::clone(&self.active);
         let network = self.evaluation(options);
         self.spawn(JobKind::Bench, move || {
-            let report = bench_report(&bench::run(depth, threads, hash_mb, network));
+            let result = bench::run(depth, threads, hash_mb, network);
             active.store(false, Ordering::SeqCst);
-            send(&report);
+            done(&result);
         });
     }
 
-    fn spawn(&mut self, kind: JobKind, f: impl FnOnce() + Send + 'static) {
+    fn spawn(&mut self, kind: JobKind, f: impl FnOnce() + Send + 'static) -> bool {
         self.join();
         self.active.store(true, Ordering::SeqCst);
         let name = format!("{kind:?}").to_lowercase();
         match std::thread::Builder::new().name(name).stack_size(JOB_STACK).spawn(f) {
-            Ok(h) => self.job = Some((kind, h)),
+            Ok(h) => {
+                self.job = Some((kind, h));
+                true
+            }
             Err(e) => {
                 self.active.store(false, Ordering::SeqCst);
-                super::output::info_string(&format!("error: cannot start a thread: {e}"));
+                self.notice(Notice::NoThread(e.to_string()));
+                false
             }
         }
     }
 }
 
-/// The lines `bench` prints, the same as the `sitke bench` subcommand's.
-pub fn bench_report(r: &bench::BenchResult) -> String {
-    format!("Total time (ms) : {}\nNodes searched  : {}\nNodes/second    : {}\n", r.time.as_millis(), r.nodes, r.nps())
-}
-
 /// Sets the table size and the thread count, refusing a table the machine cannot hold.
-fn apply_sizes(s: &mut Searcher, o: &Options) -> Result<(), String> {
+fn apply_sizes(s: &mut Searcher, o: &Options) -> Result<(), Notice> {
     if s.threads() != o.threads {
         s.set_threads(o.threads);
     }
@@ -307,11 +339,7 @@ fn apply_sizes(s: &mut Searcher, o: &Options) -> Result<(), String> {
         if let Some(avail) = available_mb()
             && o.hash_mb as u64 > (avail + s.hash_mb() as u64).saturating_sub(256)
         {
-            return Err(format!(
-                "error: Hash {} MiB does not fit in memory ({avail} MiB available); keeping {} MiB",
-                o.hash_mb,
-                s.hash_mb()
-            ));
+            return Err(Notice::HashTooLarge { asked: o.hash_mb, available: avail, kept: s.hash_mb() });
         }
         s.set_hash(o.hash_mb);
     }
@@ -325,22 +353,6 @@ fn apply_tablebases(s: &mut Searcher, path: &str) {
     if current.as_deref() != Some(std::path::Path::new(path)) && !(path.is_empty() && current.is_none()) {
         let tb = (!path.is_empty()).then(|| Arc::new(crate::tb::Tablebases::new(path)));
         s.set_tablebases(tb);
-    }
-}
-
-/// What `setoption name TablebasePath` reports: how many tables the folder holds, or why
-/// it cannot be used (play goes on without tablebases then).
-pub fn tablebase_note(path: &str) -> String {
-    if path.is_empty() {
-        return "tablebases off".to_string();
-    }
-    match std::fs::read_dir(path) {
-        Ok(entries) => {
-            let ext = format!(".{}", crate::tb::file::EXTENSION);
-            let n = entries.filter_map(|e| e.ok()).filter(|e| e.file_name().to_string_lossy().ends_with(&ext)).count();
-            format!("tablebases: {n} tables in {path} (each read when first needed)")
-        }
-        Err(e) => format!("error: TablebasePath {path}: {e}; playing without tablebases"),
     }
 }
 
@@ -361,6 +373,7 @@ struct SearchJob {
     clear_first: bool,
     network: Option<Arc<Network>>,
     out: Arc<dyn SearchOutput>,
+    report: Arc<dyn Report>,
     active: Arc<AtomicBool>,
 }
 
@@ -382,7 +395,7 @@ impl SearchJob {
         let outcome = {
             let mut s = lock(&self.searcher);
             if let Err(e) = apply_sizes(&mut s, o) {
-                super::output::info_string(&e);
+                self.report.notice(&e);
             }
             s.set_network(self.network);
             apply_tablebases(&mut s, &o.tablebase_path);
@@ -405,7 +418,7 @@ impl SearchJob {
             Ok(result) => choose(&result, skill),
             Err(_) => {
                 // A bug in the search must not leave the host waiting for a move forever.
-                super::output::info_string("error: the search failed; playing the first legal move");
+                self.report.notice(&Notice::SearchFailed);
                 (pos.legal_moves().iter().next().copied().unwrap_or(Move::NONE), Move::NONE)
             }
         };
@@ -424,26 +437,6 @@ pub trait SearchOutput: Send + Sync {
     /// The search is over: the move to play (`Move::NONE` when `pos` has none) and the
     /// reply expected (or `Move::NONE`).
     fn done(&self, pos: &Position, best: Move, ponder: Move);
-}
-
-/// UCI's (and USI's) `info` and `bestmove` lines.
-pub struct UciOutput {
-    /// The notation and whether `wdl` is shown.
-    pub style: InfoStyle,
-}
-
-impl SearchOutput for UciOutput {
-    fn info(&self, info: &Info) {
-        send(&info_line(info, self.style));
-    }
-
-    fn done(&self, pos: &Position, best: Move, ponder: Move) {
-        if !best.is_some() {
-            let score = if pos.in_check() { "mate 0" } else { "cp 0" };
-            send(&format!("info depth 0 score {score}"));
-        }
-        send(&bestmove_line(best, ponder, self.style.dialect));
-    }
 }
 
 /// The move to play and the reply to ponder on: the best line, or the weak player's pick.

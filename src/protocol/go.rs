@@ -5,7 +5,7 @@
 //! value in range). Negative times (some hosts send them once a clock has run out) count
 //! as zero.
 
-use super::Dialect;
+use super::usi::Dialect;
 use super::usi::parse_move;
 use crate::board::{Color, Position};
 use crate::search::Limits;

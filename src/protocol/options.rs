@@ -1,18 +1,11 @@
 //! The engine's options: their `option name ...` lines for `uci`/`usi`, their typed values,
 //! and `setoption` parsing with an error that names the problem for every bad input.
 
-use crate::board::START_FEN;
 use crate::search::params::SearchParams;
 use std::fmt;
 
 /// The only variant this engine plays.
 pub const VARIANT: &str = "sittuyin";
-
-/// The line Fairy-Stockfish prints after `setoption name UCI_Variant value sittuyin`, which
-/// web GUIs parse for the board geometry and start position.
-pub fn variant_info() -> String {
-    format!("info string variant {VARIANT} files 8 ranks 8 pocket 6 template bughouse startpos {START_FEN}")
-}
 
 /// The largest hash table accepted, in MiB.
 pub const MAX_HASH_MB: i64 = 1 << 16;

@@ -1,33 +1,74 @@
-//! What the engine writes on stdout: every line goes through `send`, which writes whole lines
-//! under the stdout lock (so the search thread's `info` lines and the loop's `readyok` never
-//! interleave mid-line), flushes at once and logs the traffic at debug level. Also the text
-//! of `info` and `bestmove` lines.
+//! UCI's (and USI's) words for what the core reports: `info` and `bestmove` lines, notices
+//! as `info string`, the perft divide and the bench report.
 
-use super::Dialect;
+use super::engine::{PerftCount, SearchOutput};
+use super::notice::{Level, Notice, Report};
+use super::usi::Dialect;
 use super::usi::move_text;
 use super::wdl::wdl;
-use crate::board::Move;
+use super::wire::send;
+use crate::board::{Move, Position};
+use crate::search::bench::BenchResult;
 use crate::search::{Bound, Info, Score};
-use std::io::Write;
-
-/// Writes `text` (one or more lines; a missing final newline is added) to stdout and flushes.
-pub fn send(text: &str) {
-    let mut out = std::io::stdout().lock();
-    for line in text.lines() {
-        log::debug!(">> {line}");
-    }
-    // A closed stdout (the host went away) is no reason to panic; the loop ends on EOF.
-    let _ = out.write_all(text.as_bytes());
-    if !text.ends_with('\n') {
-        let _ = out.write_all(b"\n");
-    }
-    let _ = out.flush();
-}
 
 /// Sends `info string <message>`, one per line of `message`.
 pub fn info_string(message: &str) {
     let text: String = message.lines().map(|l| format!("info string {l}\n")).collect();
     send(&text);
+}
+
+/// A notice as UCI words it, without `info string`: errors and warnings say so first.
+pub fn notice_text(n: &Notice) -> String {
+    match n.level() {
+        Level::Note => n.to_string(),
+        Level::Warning => format!("warning: {n}"),
+        Level::Error => format!("error: {n}"),
+    }
+}
+
+/// Notices as `info string` lines.
+pub struct UciReport;
+
+impl Report for UciReport {
+    fn notice(&self, notice: &Notice) {
+        info_string(&notice_text(notice));
+    }
+}
+
+/// UCI's (and USI's) `info` and `bestmove` lines for one search.
+pub struct UciOutput {
+    /// The notation and whether `wdl` is shown.
+    pub style: InfoStyle,
+}
+
+impl SearchOutput for UciOutput {
+    fn info(&self, info: &Info) {
+        send(&info_line(info, self.style));
+    }
+
+    fn done(&self, pos: &Position, best: Move, ponder: Move) {
+        if !best.is_some() {
+            let score = if pos.in_check() { "mate 0" } else { "cp 0" };
+            send(&format!("info depth 0 score {score}"));
+        }
+        send(&bestmove_line(best, ponder, self.style.dialect));
+    }
+}
+
+/// The lines of `go perft`: `move: count` for each move, then the total, as
+/// Fairy-Stockfish prints them.
+pub fn perft_text(count: &PerftCount, dialect: Dialect) -> String {
+    let mut text = String::new();
+    for (m, n) in &count.divide {
+        text.push_str(&format!("{}: {n}\n", move_text(*m, dialect)));
+    }
+    text.push_str(&format!("\nNodes searched: {}\n", count.total));
+    text
+}
+
+/// The lines `bench` prints, the same as the `sitke bench` subcommand's.
+pub fn bench_report(r: &BenchResult) -> String {
+    format!("Total time (ms) : {}\nNodes searched  : {}\nNodes/second    : {}\n", r.time.as_millis(), r.nodes, r.nps())
 }
 
 /// How `info` lines are written.
@@ -132,6 +173,20 @@ mod tests {
             "info depth 7 seldepth 9 multipv 1 score mate 2 nodes 5000 nps 20000 hashfull 3 time 250 pv N*4g N*5c"
         );
         assert!(info_line(&info(5, Bound::Upper), usi).contains("score cp 5 upperbound nodes"));
+    }
+
+    #[test]
+    fn notices_in_uci_words() {
+        let refused = Notice::HashTooLarge { asked: 9000, available: 4000, kept: 16 };
+        assert_eq!(
+            notice_text(&refused),
+            "error: Hash 9000 MiB does not fit in memory (4000 MiB available); keeping 16 MiB"
+        );
+        let loaded = Notice::NetLoaded { name: "n1".into(), file: Some("/nets/n1.nnue".into()) };
+        assert_eq!(notice_text(&loaded), "NNUE net n1 loaded from /nets/n1.nnue");
+        assert_eq!(notice_text(&Notice::StoppingSearch { why: "bench" }).split(':').next(), Some("warning"));
+        let count = PerftCount { divide: vec![(Move::drop(PieceType::King, Square::G1), 3)], total: 3 };
+        assert_eq!(perft_text(&count, Dialect::Usi), "K*2h: 3\n\nNodes searched: 3\n");
     }
 
     #[test]

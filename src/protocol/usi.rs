@@ -7,9 +7,18 @@
 //! Also the dialect-neutral entry points the loop uses for moves, so that the rest of the
 //! protocol never cares which dialect is spoken.
 
-use super::Dialect;
 use crate::board::{Color, Move, MoveError, MoveKind, Piece, PieceType, Position, Square};
 use std::fmt;
+
+/// The dialect the host speaks: chosen by its first `uci` or `usi` command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Dialect {
+    /// UCI: algebraic squares, `R@a1` drops.
+    #[default]
+    Uci,
+    /// USI: shogi-style squares, `R*8h` drops, SFEN.
+    Usi,
+}
 
 /// A square in USI notation: `e8` is `4a`, `a1` is `8h`.
 pub fn square_text(sq: Square) -> String {

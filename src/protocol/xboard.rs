@@ -1,49 +1,32 @@
-//! CECP (XBoard protocol 2), entered with `xboard`: the session that XBoard/WinBoard and
+//! The CECP front-end (XBoard protocol 2), entered with `xboard`: what XBoard/WinBoard and
 //! cutechess (`proto=xboard`) talk to.
 //!
 //! Unlike UCI, the engine keeps the game: it applies the host's moves (`usermove`) and its
 //! own, decides when to think (the side it plays is to move), ponders on the move it expects
-//! (`hard`), analyses (`analyze`) and claims results when the game ends by rule. So one thread
-//! owns all that state and takes events in order from a channel: lines from a reader thread,
-//! and the end of each search from the search job. A search's result is used only if it is
-//! still wanted (a `force`, `new`, `undo` or `setboard` meanwhile cancels it), and `pong` is
-//! held back until a move being thought about has been sent, as CECP asks.
+//! (`hard`), analyses (`analyze`) and claims results when the game ends by rule. The position,
+//! the options and the jobs are the core's, as under UCI; this front-end keeps the game's
+//! modes and clocks, and hears of each search's end through the core's event channel. A
+//! search's result is used only if it is still wanted (a `force`, `new`, `undo` or `setboard`
+//! meanwhile cancels it), and `pong` is held back until a move being thought about has been
+//! sent, as CECP asks. When the input ends, a move being thought about is still sent (as
+//! `echo "go depth 9" | sitke` prints its `bestmove`); pondering and analysis stop.
 
-use super::cecp::{self, Clock};
-use super::engine::{Engine, SearchOutput};
+use super::cecp::{self, CecpReport, Clock};
+use super::core::{Core, Ending, Event, Flow, Frontend, MAX_LINE, SearchEnd, truncate};
+use super::engine::SearchOutput;
 use super::go::Go;
-use super::lines::{Line, LineReader};
-use super::options::{self, Accepted, Id, Options, VARIANT};
-use super::output::send;
-use super::uci::{Flow, MAX_LINE, truncate};
+use super::notice::Report;
+use super::options::{self, VARIANT};
+use super::wire::send;
 use crate::board::{Color, Move, Position};
 use crate::search::{Bound, Info, Limits};
 use std::sync::Arc;
-use std::sync::mpsc::{Sender, channel};
+use std::sync::mpsc::Sender;
 use std::time::Duration;
 
 /// A draw offer is accepted when the engine's last score is at most this (centipawns):
 /// worse than an even game.
 const DRAW_ACCEPT_CP: i32 = -50;
-
-/// What the session waits for.
-pub enum Event {
-    /// A line from the host (or a line that was too long).
-    Line(Line),
-    /// The host closed the input.
-    Eof,
-    /// Search `id` ended.
-    Done {
-        /// Which search.
-        id: u64,
-        /// Its move, `Move::NONE` when there is none.
-        best: Move,
-        /// The reply it expects.
-        ponder: Move,
-        /// Its last exact score, for the side to move.
-        value: Option<i32>,
-    },
-}
 
 /// What a running search is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,15 +72,12 @@ impl SearchOutput for CecpOutput {
     fn done(&self, _pos: &Position, best: Move, ponder: Move) {
         let value = *self.last.lock().unwrap_or_else(|p| p.into_inner());
         // The session may be gone (quit): nobody needs the result then.
-        let _ = self.tx.send(Event::Done { id: self.id, best, ponder, value });
+        let _ = self.tx.send(Event::Done(SearchEnd { id: self.id, best, ponder, value }));
     }
 }
 
-/// The CECP session: the game, the clocks, the modes and the engine.
+/// The CECP front-end: the game's clocks and modes (the position is the core's).
 pub struct Xboard {
-    pos: Position,
-    options: Options,
-    engine: Engine,
     clock: Clock,
     /// The side the engine plays; `None` in force mode.
     plays: Option<Color>,
@@ -119,16 +99,14 @@ pub struct Xboard {
     /// game to the engines' claims. cutechess rejects `highlight`; it judges every game by its
     /// own rules and forfeits a claim it does not share.
     xboard_host: bool,
-    tx: Sender<Event>,
+    /// The input ended: the move being thought about is the last thing to send.
+    eof: bool,
 }
 
 impl Xboard {
-    /// A session at the start position, in the state `new` leaves: the engine plays Black.
-    pub fn new(tx: Sender<Event>) -> Xboard {
+    /// A session in the state `new` leaves: the engine plays Black.
+    pub fn new() -> Xboard {
         Xboard {
-            pos: Position::startpos(),
-            options: Options::default(),
-            engine: Engine::new(),
             clock: Clock::default(),
             plays: Some(Color::Black),
             analyzing: false,
@@ -141,54 +119,40 @@ impl Xboard {
             claimed: false,
             pongs: Vec::new(),
             xboard_host: false,
-            tx,
+            eof: false,
         }
-    }
-
-    /// Handles one event; `Flow::Quit` ends the session.
-    pub fn event(&mut self, event: Event) -> Flow {
-        match event {
-            Event::Line(Line::Text(text)) => {
-                log::debug!("<< {}", text.trim_end());
-                return self.handle(&text);
-            }
-            Event::Line(Line::TooLong) => error("line too long", &format!("more than {MAX_LINE} bytes, ignored")),
-            Event::Eof => return Flow::Quit,
-            Event::Done { id, best, ponder, value } => self.search_done(id, best, ponder, value),
-        }
-        Flow::Continue
     }
 
     /// Handles one command line.
-    pub fn handle(&mut self, line: &str) -> Flow {
+    fn handle(&mut self, c: &mut Core, line: &str) -> Flow {
         let line = line.trim();
         let tokens: Vec<&str> = line.split_whitespace().collect();
         let Some((&cmd, args)) = tokens.split_first() else { return Flow::Continue };
         let rest = line[cmd.len()..].trim();
         match cmd {
             "protover" => send(&cecp::features()),
-            "new" => self.new_game(),
+            "new" => self.new_game(c),
             "variant" => self.variant(rest),
             "force" => {
-                self.cancel();
+                self.cancel(c);
                 self.plays = None;
             }
             "go" => {
-                self.cancel();
+                self.cancel(c);
                 self.analyzing = false;
-                self.plays = Some(self.pos.side_to_move());
-                self.think();
+                self.plays = Some(c.pos.side_to_move());
+                self.think(c);
             }
             "playother" => {
-                self.cancel();
-                self.plays = Some(!self.pos.side_to_move());
+                self.cancel(c);
+                self.plays = Some(!c.pos.side_to_move());
             }
-            "usermove" => self.user_move(rest),
-            "setboard" => self.setboard(rest),
-            "undo" => self.take_back(1, cmd),
-            "remove" => self.take_back(2, cmd),
+            "usermove" => self.user_move(c, rest),
+            "setboard" => self.setboard(c, rest),
+            "undo" => self.take_back(c, 1, cmd),
+            "remove" => self.take_back(c, 2, cmd),
             "result" => {
-                self.cancel();
+                self.cancel(c);
                 self.plays = None;
             }
             "time" | "otim" => match args.first().and_then(|t| cecp::parse_centis(t)) {
@@ -221,38 +185,38 @@ impl Xboard {
             "easy" => {
                 self.ponder = false;
                 if matches!(self.job, Some(Job { purpose: Purpose::Ponder { .. }, .. })) {
-                    self.cancel();
+                    self.cancel(c);
                 }
             }
             "analyze" => {
-                self.cancel();
+                self.cancel(c);
                 self.plays = None;
                 self.analyzing = true;
-                self.analyze();
+                self.analyze(c);
             }
             "exit" => {
                 if self.analyzing {
-                    self.cancel();
+                    self.cancel(c);
                     self.analyzing = false;
                 }
             }
             "?" => {
-                if matches!(self.job, Some(Job { purpose: Purpose::Think, .. })) {
-                    self.engine.stop();
+                if self.thinking() {
+                    c.engine.stop();
                 }
             }
             "ping" => {
                 let pong = format!("pong {}", args.first().map_or(String::new(), |a| truncate(a)));
                 // A move being thought about comes first; pondering and analysis do not count.
-                if matches!(self.job, Some(Job { purpose: Purpose::Think, .. })) {
+                if self.thinking() {
                     self.pongs.push(pong);
                 } else {
                     send(&pong);
                 }
             }
             "hint" => {
-                if self.hint.is_some() && self.pos.is_legal(self.hint) {
-                    send(&format!("Hint: {}", cecp::move_text(&self.pos, self.hint, self.xboard_host)));
+                if self.hint.is_some() && c.pos.is_legal(self.hint) {
+                    send(&format!("Hint: {}", cecp::move_text(&c.pos, self.hint, self.xboard_host)));
                 }
             }
             "draw" => {
@@ -260,16 +224,20 @@ impl Xboard {
                     send("offer draw");
                 }
             }
-            "memory" => self.set_option(&format!("name Hash value {}", args.first().copied().unwrap_or_default())),
-            "cores" => self.set_option(&format!("name Threads value {}", args.first().copied().unwrap_or_default())),
+            "memory" => {
+                c.set_option(&format!("name Hash value {}", args.first().copied().unwrap_or_default()));
+            }
+            "cores" => {
+                c.set_option(&format!("name Threads value {}", args.first().copied().unwrap_or_default()));
+            }
             "option" => {
                 let (name, value) = match rest.split_once('=') {
                     Some((n, v)) => (n.trim(), Some(v.trim())),
                     None => (rest, None),
                 };
-                self.set_option(&options::xboard_setoption(name, value));
+                c.set_option(&options::xboard_setoption(name, value));
             }
-            "lift" => send(&cecp::highlight(&self.pos, args.first().copied().unwrap_or_default())),
+            "lift" => send(&cecp::highlight(&c.pos, args.first().copied().unwrap_or_default())),
             // Nothing to do for these: options the engine does not have, the opponent's
             // name and rating, periodic updates, clicks without a highlight to answer.
             "accepted" if args.first() == Some(&"highlight") => self.xboard_host = true,
@@ -282,21 +250,15 @@ impl Xboard {
         Flow::Continue
     }
 
-    /// Ends the session: any search is stopped (its result is not wanted).
-    pub fn close(&mut self) {
-        self.cancel();
-        self.engine.stop_and_join();
-    }
-
-    fn new_game(&mut self) {
-        self.cancel();
-        self.pos = Position::startpos();
+    fn new_game(&mut self, c: &mut Core) {
+        self.cancel(c);
+        c.pos = Position::startpos();
         self.plays = Some(Color::Black);
         self.clock.new_game();
         self.reset_game();
-        self.engine.clear();
+        c.new_game();
         if self.analyzing {
-            self.analyze();
+            self.analyze(c);
         }
     }
 
@@ -321,22 +283,22 @@ impl Xboard {
         send(&text);
     }
 
-    fn setboard(&mut self, fen: &str) {
-        self.cancel();
+    fn setboard(&mut self, c: &mut Core, fen: &str) {
+        self.cancel(c);
         match Position::from_fen(fen) {
             Ok(p) => {
-                self.pos = p;
+                c.pos = p;
                 self.reset_game();
             }
             Err(e) => send(&format!("tellusererror Illegal position: {}", truncate(&e.to_string()))),
         }
         if self.analyzing {
-            self.analyze();
+            self.analyze(c);
         }
     }
 
-    fn user_move(&mut self, text: &str) {
-        let Some(m) = cecp::parse_move(&self.pos, text) else {
+    fn user_move(&mut self, c: &mut Core, text: &str) {
+        let Some(m) = cecp::parse_move(&c.pos, text) else {
             send(&format!("Illegal move: {}", truncate(text)));
             return;
         };
@@ -344,65 +306,44 @@ impl Xboard {
             && m == expected
         {
             // Ponder hit: the search goes on, now on the clock, and its move is played.
-            self.pos.do_move(m);
+            c.pos.do_move(m);
             self.job = Some(Job { id, purpose: Purpose::Think });
-            self.engine.ponderhit();
+            c.engine.ponderhit();
             return;
         }
-        self.cancel();
-        self.pos.do_move(m);
+        self.cancel(c);
+        c.pos.do_move(m);
         if self.analyzing {
-            self.analyze();
-        } else if self.plays == Some(self.pos.side_to_move()) {
-            self.think();
+            self.analyze(c);
+        } else if self.plays == Some(c.pos.side_to_move()) {
+            self.think(c);
         }
     }
 
-    fn take_back(&mut self, plies: usize, cmd: &str) {
-        self.cancel();
-        if self.pos.history_len() < plies {
+    fn take_back(&mut self, c: &mut Core, plies: usize, cmd: &str) {
+        self.cancel(c);
+        if c.pos.history_len() < plies {
             error("command not legal now", cmd);
             return;
         }
         for _ in 0..plies {
-            self.pos.undo_move();
+            c.pos.undo_move();
         }
         self.claimed = false;
         if self.analyzing {
-            self.analyze();
-        }
-    }
-
-    fn set_option(&mut self, args: &str) {
-        let before = self.options.clone();
-        match self.options.set(args) {
-            Ok(Accepted(Id::Hash | Id::Threads)) => {
-                if let Err(e) = self.engine.configure(&self.options) {
-                    self.options = before;
-                    error("option", &e);
-                }
-            }
-            Ok(Accepted(Id::ClearHash)) => self.engine.clear(),
-            Ok(Accepted(Id::EvalFile)) => {
-                if let Err(e) = self.engine.load_network(&self.options.eval_file) {
-                    self.options = before;
-                    error("bad option", &truncate(&e));
-                }
-            }
-            Ok(_) => {}
-            Err(e) => error("bad option", &truncate(&e.to_string())),
+            self.analyze(c);
         }
     }
 
     /// Claims the result if the game is over and the engine is playing; returns whether
     /// the game is over.
-    fn claim_if_over(&mut self) -> bool {
-        let Some(claim) = cecp::result_claim(self.pos.outcome()) else { return false };
+    fn claim_if_over(&mut self, c: &mut Core) -> bool {
+        let Some(claim) = cecp::result_claim(c.pos.outcome()) else { return false };
         // cutechess knows no repetition draw in Sittuyin and counts by rules of its own; it
         // ends the game itself where it sees an end, and a claim it does not share forfeits.
         // So to a host other than XBoard the engine claims only when no move is left, and
         // otherwise plays on.
-        if !self.xboard_host && self.pos.has_legal_move() {
+        if !self.xboard_host && c.pos.has_legal_move() {
             return false;
         }
         if self.plays.is_some() && !self.claimed {
@@ -413,58 +354,65 @@ impl Xboard {
     }
 
     /// Starts thinking about the engine's move, unless the game is over.
-    fn think(&mut self) {
-        if self.claim_if_over() {
+    fn think(&mut self, c: &mut Core) {
+        if self.claim_if_over(c) {
             return;
         }
-        let limits = self.clock.limits(&self.pos);
-        self.start(self.pos.clone(), limits, false, Purpose::Think);
+        let limits = self.clock.limits(&c.pos);
+        self.start(c, c.pos.clone(), limits, false, Purpose::Think);
     }
 
     /// Analyses the current position until told otherwise.
-    fn analyze(&mut self) {
-        self.cancel();
-        if !self.pos.has_legal_move() {
+    fn analyze(&mut self, c: &mut Core) {
+        self.cancel(c);
+        if !c.pos.has_legal_move() {
             return;
         }
-        self.start(self.pos.clone(), Limits { infinite: true, ..Limits::default() }, false, Purpose::Analyze);
+        self.start(c, c.pos.clone(), Limits { infinite: true, ..Limits::default() }, false, Purpose::Analyze);
     }
 
     /// After the engine's move: think on the opponent's time about the reply it expects.
-    fn start_ponder(&mut self) {
+    fn start_ponder(&mut self, c: &mut Core) {
         let expected = self.hint;
-        if !self.ponder || !expected.is_some() || !self.pos.is_legal(expected) {
+        if !self.ponder || !expected.is_some() || !c.pos.is_legal(expected) {
             return;
         }
-        let mut pos = self.pos.clone();
+        let mut pos = c.pos.clone();
         pos.do_move(expected);
         if pos.outcome().is_over() {
             return;
         }
         let limits = self.clock.limits(&pos);
-        self.start(pos, limits, true, Purpose::Ponder { expected });
+        self.start(c, pos, limits, true, Purpose::Ponder { expected });
     }
 
-    fn start(&mut self, pos: Position, limits: Limits, ponder: bool, purpose: Purpose) {
+    fn start(&mut self, c: &mut Core, pos: Position, limits: Limits, ponder: bool, purpose: Purpose) {
         let id = self.next_id;
         self.next_id += 1;
         let out = CecpOutput {
             id,
             post: self.post || purpose == Purpose::Analyze,
-            tx: self.tx.clone(),
+            tx: c.events(),
             last: std::sync::Mutex::new(None),
         };
         let go = Go { limits, ponder, perft: None };
-        self.engine.start_search(pos, go, &self.options, Arc::new(out));
-        self.job = Some(Job { id, purpose });
+        // A search that did not start (reported) will send no `Done` to wait for.
+        if c.engine.start_search(pos, go, &c.options, Arc::new(out)) {
+            self.job = Some(Job { id, purpose });
+        }
     }
 
     /// Stops the running search and drops its result (its `Done` no longer matches a job).
-    fn cancel(&mut self) {
+    fn cancel(&mut self, c: &mut Core) {
         if self.job.take().is_some() {
-            self.engine.stop_and_join();
+            c.engine.stop_and_join();
         }
         self.flush_pongs();
+    }
+
+    /// Whether the engine is thinking about its own move (not pondering or analysing).
+    fn thinking(&self) -> bool {
+        matches!(self.job, Some(Job { purpose: Purpose::Think, .. }))
     }
 
     fn flush_pongs(&mut self) {
@@ -473,21 +421,23 @@ impl Xboard {
         }
     }
 
-    fn search_done(&mut self, id: u64, best: Move, ponder: Move, value: Option<i32>) {
+    fn move_done(&mut self, c: &mut Core, end: SearchEnd) {
+        let SearchEnd { id, best, ponder, value } = end;
         let Some(job) = self.job.filter(|j| j.id == id) else { return };
         self.job = None;
         // Ponder and analysis searches end only when stopped, and then are not wanted.
         if job.purpose == Purpose::Think {
             self.last_value = value;
-            if best.is_some() && self.pos.is_legal(best) {
-                send(&format!("move {}", cecp::move_text(&self.pos, best, self.xboard_host)));
-                self.pos.do_move(best);
+            if best.is_some() && c.pos.is_legal(best) {
+                send(&format!("move {}", cecp::move_text(&c.pos, best, self.xboard_host)));
+                c.pos.do_move(best);
                 self.hint = ponder;
-                if !self.claim_if_over() {
-                    self.start_ponder();
+                // After the input ended nobody will answer: no pondering then.
+                if !self.claim_if_over(c) && !self.eof {
+                    self.start_ponder(c);
                 }
             } else {
-                self.claim_if_over();
+                self.claim_if_over(c);
             }
         }
         self.flush_pongs();
@@ -499,30 +449,46 @@ fn error(kind: &str, detail: &str) {
     send(&format!("Error ({kind}): {detail}"));
 }
 
-/// Runs the CECP session on stdin until `quit` or the end of input. The UCI loop calls it
-/// when the host says `xboard`; the lines it has not read yet stay in stdin's buffer.
-pub fn run() {
-    let (tx, rx) = channel();
-    let input_tx = tx.clone();
-    // The reader blocks on stdin; it dies with the process when the session ends.
-    let spawned = std::thread::Builder::new().name("input".into()).spawn(move || {
-        let mut input = LineReader::new(std::io::stdin().lock(), MAX_LINE);
-        while let Some(line) = input.next_line() {
-            if input_tx.send(Event::Line(line)).is_err() {
-                return;
-            }
-        }
-        let _ = input_tx.send(Event::Eof);
-    });
-    if let Err(e) = spawned {
-        error("internal", &format!("cannot start the input thread: {e}"));
-        return;
+impl Default for Xboard {
+    fn default() -> Self {
+        Xboard::new()
     }
-    let mut session = Xboard::new(tx);
-    while let Ok(event) = rx.recv() {
-        if session.event(event) == Flow::Quit {
-            break;
-        }
+}
+
+impl Frontend for Xboard {
+    fn report(&self) -> Arc<dyn Report> {
+        Arc::new(CecpReport)
     }
-    session.close();
+
+    /// CECP starts a game from the start position, whatever UCI commands came before.
+    fn start(&mut self, c: &mut Core) {
+        c.pos = Position::startpos();
+    }
+
+    fn command(&mut self, c: &mut Core, line: &str) -> Flow {
+        self.handle(c, line)
+    }
+
+    fn too_long(&mut self, _c: &mut Core) {
+        error("line too long", &format!("more than {MAX_LINE} bytes, ignored"));
+    }
+
+    fn search_done(&mut self, c: &mut Core, end: SearchEnd) -> Flow {
+        self.move_done(c, end);
+        if self.eof && !self.thinking() { Flow::EndOfInput } else { Flow::Continue }
+    }
+
+    /// A move being thought about ends by itself (clock, `st`, `sd`): it is waited for and
+    /// sent, as UCI's `bestmove` is at the end of input. Pondering and analysis would run
+    /// until stopped; `close` stops them.
+    fn end_of_input(&mut self, _c: &mut Core) -> Flow {
+        self.eof = true;
+        if self.thinking() { Flow::Continue } else { Flow::EndOfInput }
+    }
+
+    /// Any search still running is stopped; its result is not wanted.
+    fn close(&mut self, c: &mut Core, ending: Ending) {
+        self.cancel(c);
+        c.end_jobs(ending);
+    }
 }
