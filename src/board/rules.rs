@@ -5,7 +5,7 @@
 //! draws with the same predicate, `draw_by_rule`.
 
 use super::position::Position;
-use super::sittuyin::{FIFTY_MOVE_PLIES, REPETITION_DRAW_COUNT, is_promotion_stalemate};
+use super::sittuyin::{FIFTY_MOVE_PLIES, REPETITION_DRAW_COUNT, promotion_stalemate_applies};
 use super::types::{Color, MoveKind, PieceType};
 
 /// Why a game ended in a draw.
@@ -126,7 +126,7 @@ impl Position {
     /// A lone king and pawn, not in check, with only promotions to play.
     pub fn is_promotion_stalemate(&self) -> bool {
         let us = self.side_to_move();
-        is_promotion_stalemate(
+        promotion_stalemate_applies(
             self.pieces_of_color(us),
             self.pieces(us, PieceType::Pawn),
             self.hand_total(us),

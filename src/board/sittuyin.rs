@@ -118,12 +118,12 @@ pub const FIFTY_MOVE_PLIES: u32 = 100;
 /// "Repetition").
 pub const REPETITION_DRAW_COUNT: u32 = 3;
 
-/// Promotion stalemate (docs/rules.md, "Promotion stalemate"): the side to move has exactly
+/// Whether promotion stalemate applies (docs/rules.md, "Promotion stalemate"): the side to move has exactly
 /// its king and one pawn on the board (`ours`, `our_pawns`) and nothing in hand, is not in
 /// check, and `only_promotions` (asked last, as it needs the legal moves) says that it has a
 /// legal move and every legal move is a promotion.
 #[inline]
-pub fn is_promotion_stalemate(
+pub fn promotion_stalemate_applies(
     ours: Bitboard,
     our_pawns: Bitboard,
     in_hand: u32,

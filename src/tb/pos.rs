@@ -243,18 +243,18 @@ impl TbPos {
         sittuyin::cannot_mate_on_board(self.color_bb(c), non_king, |pt| self.pieces_of_type(pt))
     }
 
-    /// Whether the side to move is in promotion stalemate (`sittuyin::is_promotion_stalemate`;
+    /// Whether the side to move is in promotion stalemate (`sittuyin::promotion_stalemate_applies`;
     /// nothing is in hand here): `any_move` tells whether it has a legal move, and
     /// `all_promotions` whether every legal move is a promotion.
     pub fn promotion_stalemate(&self, any_move: bool, all_promotions: bool) -> bool {
         let us = self.stm;
         let (ours, pawns) = (self.color_bb(us), self.pieces(us, PieceType::Pawn));
-        sittuyin::is_promotion_stalemate(ours, pawns, 0, self.in_check(), || any_move && all_promotions)
+        sittuyin::promotion_stalemate_applies(ours, pawns, 0, self.in_check(), || any_move && all_promotions)
     }
 
     /// The counting limit in plies that `strong`'s men set against a bare king
     /// (`Position::counting_limit_against`); 0 if they start no count.
-    pub fn counting_limit_against(&self, strong: Color) -> u32 {
+    pub fn counting_limit_by(&self, strong: Color) -> u32 {
         sittuyin::counting_limit_plies(|pt| self.pieces(strong, pt).any())
     }
 

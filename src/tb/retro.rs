@@ -107,7 +107,7 @@ fn fresh(stored: Stored, dtm: bool, child: &TbPos) -> Stored {
     let budget = if dtm {
         let bare = if child.color_bb(Color::White).count() == 1 { Color::White } else { Color::Black };
         let strong = !bare;
-        let limit = child.counting_limit_against(strong);
+        let limit = child.counting_limit_by(strong);
         // The move that bares a king with the bare side to move starts the count at once.
         let count = (child.stm == bare && limit != 0).then_some((limit, 0));
         value::bare_king_budget(Clocks { rule50: 0, count }, limit, child.stm == bare)
