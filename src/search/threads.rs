@@ -39,8 +39,17 @@ impl Default for Searcher {
 }
 
 impl Searcher {
-    /// A searcher with a `hash_mb` MiB table and `threads` threads.
+    /// A searcher with a `hash_mb` MiB table and `threads` threads that evaluates with the
+    /// built-in net, as the engine does unless told otherwise (`Use NNUE` is on by default).
     pub fn new(hash_mb: usize, threads: usize) -> Searcher {
+        let mut s = Searcher::classical(hash_mb, threads);
+        s.network = Some(crate::eval::nnue::embedded::network());
+        s
+    }
+
+    /// A searcher like `new` that evaluates classically: the engine's fallback, used with
+    /// `Use NNUE` off, `bench --classical` and `datagen --classical`.
+    pub fn classical(hash_mb: usize, threads: usize) -> Searcher {
         let mut s = Searcher {
             tt: TranspositionTable::new(hash_mb),
             hash_mb,
