@@ -30,6 +30,10 @@ pub struct Searcher {
     network: Option<Arc<Network>>,
     /// The settings (switches and constants) each search copies when it starts.
     pub params: SearchParams,
+    /// Test builds: set to check the accumulators at every make, unmake and evaluation
+    /// (`Worker::verify_accumulators`), counting the checks.
+    #[cfg(test)]
+    pub(super) accumulator_checks: Option<Arc<std::sync::atomic::AtomicU64>>,
 }
 
 impl Default for Searcher {
@@ -59,6 +63,8 @@ impl Searcher {
             tb: None,
             network: None,
             params: SearchParams::default(),
+            #[cfg(test)]
+            accumulator_checks: None,
         };
         s.set_threads(threads);
         s
@@ -172,6 +178,8 @@ impl Searcher {
             tbhits: std::sync::atomic::AtomicU64::new(0),
             network: self.network.clone(),
             params,
+            #[cfg(test)]
+            accumulator_checks: self.accumulator_checks.clone(),
         };
         let (main_hist, helper_hists) = self.histories.split_first_mut().expect("at least one thread");
         let outcomes: Vec<(Vec<super::worker::RootMove>, i32)> = std::thread::scope(|scope| {
