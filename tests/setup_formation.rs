@@ -1,11 +1,12 @@
 //! The setup phase: formations come from the evaluation and the search, not from a script.
 //!
 //! Two kinds of check. The static one holds a nearly finished setup fixed but one piece and
-//! asks the evaluation to prefer the sensible square by a clear margin: a king tucked in
-//! among its khons and met over the same king on the third rank, and a rook that can move
-//! over the same rook boxed in by its own pieces. The played one lets the engine place all
-//! sixteen pieces of both sides itself, from several first drops, and checks what it built:
-//! the king behind the pawns with its own pieces around it, and no rook shut in.
+//! asks the classical evaluation to prefer the sensible square by a clear margin: a king
+//! tucked in among its khons and met over the same king on the third rank, and a rook that
+//! can move over the same rook boxed in by its own pieces. The played one lets the engine
+//! place all sixteen pieces of both sides itself, from several first drops, and checks what
+//! it built: the king behind the pawns with its own pieces around it, and no rook shut in;
+//! once as the engine ships (the built-in net), once with the classical fallback.
 
 use sitke::board::attacks;
 use sitke::board::{Bitboard, Color, Move, PieceType, Position};
@@ -47,14 +48,13 @@ fn a_rook_shut_in_scores_badly() {
     assert!(both + 50 <= one, "both rooks boxed: {both}, one: {one}");
 }
 
-/// Plays the rest of the setup with the engine on both sides at a fixed depth.
-fn engine_setup(first: &[&str], depth: u32) -> Position {
+/// Plays the rest of the setup with `searcher` on both sides at a fixed depth.
+fn engine_setup(first: &[&str], depth: u32, searcher: &mut Searcher) -> Position {
     let mut pos = Position::startpos();
     for m in first {
         let mv: Move = pos.parse_uci_move(m).unwrap_or_else(|e| panic!("{m}: {e}"));
         pos.do_move(mv);
     }
-    let mut searcher = Searcher::new(16, 1);
     let limits = Limits { depth: Some(depth), ..Limits::default() };
     while pos.in_setup() {
         let r = searcher.search(&pos, &limits, &Control::new(), &mut |_| {});
@@ -71,10 +71,23 @@ fn rook_moves(pos: &Position, c: Color, sq: sitke::board::Square) -> u32 {
 
 #[test]
 fn the_engine_builds_sound_formations_itself() {
+    let mut shipped = Searcher::new(16, 1);
+    assert!(shipped.network().is_some(), "the engine ships with the net on");
+    builds_sound_formations(&mut shipped);
+}
+
+#[test]
+fn the_classical_evaluation_builds_sound_formations_too() {
+    builds_sound_formations(&mut Searcher::classical(16, 1));
+}
+
+/// Lets `searcher` finish the setup from several first drops and checks each formation.
+fn builds_sound_formations(searcher: &mut Searcher) {
     // Different first drops for each side steer the searches into different formations.
     let openings: [&[&str]; 4] = [&["K@d2", "K@e7"], &["R@a1", "N@c7"], &["S@f2", "F@d7"], &["N@g1", "K@b7"]];
     for first in openings {
-        let pos = engine_setup(first, 7);
+        searcher.clear();
+        let pos = engine_setup(first, 7, searcher);
         let fen = pos.fen();
         for c in [Color::White, Color::Black] {
             let k = pos.king_square(c).expect("king placed");

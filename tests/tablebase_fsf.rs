@@ -59,12 +59,7 @@ fn fen_at(tbs: &Tablebases, m: &Material, idx: usize, ply: u32) -> Option<String
         return Some(format!("{board} {side} - - 0 60"));
     }
     let strong = if pos.is_bare(Color::White) { Color::Black } else { Color::White };
-    use sitke::board::PieceType::*;
-    let limit = sitke::tb::value::counting_limit(
-        pos.pieces(strong, Rook).any(),
-        pos.pieces(strong, Khon).any(),
-        pos.pieces(strong, Knight).any(),
-    );
+    let limit = pos.counting_limit_against(strong);
     if limit == 0 {
         return Some(format!("{board} {side} - - 0 60"));
     }

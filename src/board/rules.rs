@@ -5,7 +5,7 @@
 //! draws with the same predicate, `draw_by_rule`.
 
 use super::position::Position;
-use super::sittuyin::{FIFTY_MOVE_PLIES, REPETITION_DRAW_COUNT};
+use super::sittuyin::{FIFTY_MOVE_PLIES, REPETITION_DRAW_COUNT, promotion_stalemate_applies};
 use super::types::{Color, MoveKind, PieceType};
 
 /// Why a game ended in a draw.
@@ -126,12 +126,16 @@ impl Position {
     /// A lone king and pawn, not in check, with only promotions to play.
     pub fn is_promotion_stalemate(&self) -> bool {
         let us = self.side_to_move();
-        let ours = self.pieces_of_color(us);
-        if self.in_check() || ours.count() != 2 || !self.pieces(us, PieceType::Pawn).any() || self.hand_total(us) > 0 {
-            return false;
-        }
-        let moves = self.legal_moves();
-        !moves.is_empty() && moves.iter().all(|m| m.kind() == MoveKind::Promotion)
+        promotion_stalemate_applies(
+            self.pieces_of_color(us),
+            self.pieces(us, PieceType::Pawn),
+            self.hand_total(us),
+            self.in_check(),
+            || {
+                let moves = self.legal_moves();
+                !moves.is_empty() && moves.iter().all(|m| m.kind() == MoveKind::Promotion)
+            },
+        )
     }
 
     /// The draw the rules declare here other than stalemate, if any, in the order a GUI

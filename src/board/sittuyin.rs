@@ -102,6 +102,14 @@ pub fn promotion_destinations(from: Square, empty: Bitboard, enemies: Bitboard) 
 pub const COUNTING_LIMITS: [(PieceType, u32); 3] =
     [(PieceType::Rook, 16), (PieceType::Khon, 44), (PieceType::Knight, 64)];
 
+/// The counting limit in plies that a bare king faces from a side that has on the board the
+/// piece types for which `has` is true: the first of `COUNTING_LIMITS` it has, in plies; 0
+/// when it has none of them (no count).
+#[inline]
+pub fn counting_limit_plies(has: impl Fn(PieceType) -> bool) -> u32 {
+    COUNTING_LIMITS.iter().find(|&&(pt, _)| has(pt)).map_or(0, |&(_, moves)| 2 * moves)
+}
+
 /// The 50-move rule: plies without a capture, pawn move, drop or promotion that draw
 /// (docs/rules.md, "The 50-move rule").
 pub const FIFTY_MOVE_PLIES: u32 = 100;
@@ -109,6 +117,21 @@ pub const FIFTY_MOVE_PLIES: u32 = 100;
 /// Occurrences of one position (side to move and hands included) that draw (docs/rules.md,
 /// "Repetition").
 pub const REPETITION_DRAW_COUNT: u32 = 3;
+
+/// Whether promotion stalemate applies (docs/rules.md, "Promotion stalemate"): the side to move has exactly
+/// its king and one pawn on the board (`ours`, `our_pawns`) and nothing in hand, is not in
+/// check, and `only_promotions` (asked last, as it needs the legal moves) says that it has a
+/// legal move and every legal move is a promotion.
+#[inline]
+pub fn promotion_stalemate_applies(
+    ours: Bitboard,
+    our_pawns: Bitboard,
+    in_hand: u32,
+    in_check: bool,
+    only_promotions: impl FnOnce() -> bool,
+) -> bool {
+    !in_check && in_hand == 0 && ours.count() == 2 && our_pawns.any() && only_promotions()
+}
 
 /// Pieces of which one on the board, or anything in hand, always gives a side mating
 /// material (docs/rules.md, "Insufficient material").
@@ -144,7 +167,7 @@ impl Position {
     /// The counting limit in plies that starts when `strong`'s opponent is left with a bare
     /// king and no pawn is on the board; 0 if `strong` has none of the pieces counted.
     pub fn counting_limit_against(&self, strong: Color) -> u32 {
-        COUNTING_LIMITS.iter().find(|&&(pt, _)| self.pieces(strong, pt).any()).map_or(0, |&(_, moves)| 2 * moves)
+        counting_limit_plies(|pt| self.pieces(strong, pt).any())
     }
 
     /// Whether `c` cannot possibly mate (pyffish's `has_insufficient_material` for one side):

@@ -1,11 +1,15 @@
 //! The search with a net: accumulators stay in step with the board through every make,
-//! unmake and null move (the worker's debug check refreshes at each evaluation), on one
-//! thread and on several, from setup positions, middlegames and endings.
+//! unmake and null move, on one thread and on several, from setup positions, middlegames
+//! and endings. The searcher is asked to compare them with a refresh after every make and
+//! unmake and at every evaluation (`Worker::verify_accumulators`), an assertion that holds
+//! in release test builds too, and the test checks that it did.
 
+use super::params::SearchParams;
 use super::{Control, Limits, MATE_BOUND, Searcher};
 use crate::board::Position;
 use crate::eval::nnue::{Activation, network::tests::random_net};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 fn search(s: &mut Searcher, fen: &str, depth: u32) -> super::SearchResult {
     let pos = Position::from_fen(fen).unwrap();
@@ -18,9 +22,15 @@ fn search(s: &mut Searcher, fen: &str, depth: u32) -> super::SearchResult {
 #[test]
 fn searches_with_a_net_keep_the_accumulators_in_step() {
     let net = Arc::new(random_net(17, Activation::SCReLU));
-    for threads in [1, 2] {
+    // Null-move pruning is off by default; the second round turns it on, so that null moves
+    // are made and taken back too.
+    let with_nmp = SearchParams { USE_NMP: true, ..SearchParams::default() };
+    for (threads, params) in [(1, SearchParams::default()), (2, SearchParams::default()), (1, with_nmp)] {
         let mut s = Searcher::new(8, threads);
+        s.params = params;
         s.set_network(Some(net.clone()));
+        let checks = Arc::new(AtomicU64::new(0));
+        s.accumulator_checks = Some(checks.clone());
         for fen in [
             crate::board::START_FEN,
             "8/8/4pppp/pppp4/4PPPP/PPPP4/8/8[KFRRSSNNkfrrssnn] w - - 0 1",
@@ -28,8 +38,12 @@ fn searches_with_a_net_keep_the_accumulators_in_step() {
             "8/8/6R1/s3r3/P5R1/1KP3p1/1F2kr2/8[] b - - 0 72",
             "1k5K/3r2P1/8/8/8/8/8/8[] w - - 0 1",
         ] {
+            let before = checks.load(Ordering::Relaxed);
             let r = search(&mut s, fen, 7);
-            assert!(r.nodes > 0);
+            // Every node is entered by a make (or a null move) and left by an unmake, and
+            // each of those was checked.
+            let checked = checks.load(Ordering::Relaxed) - before;
+            assert!(r.nodes > 1000 && checked >= 2 * r.nodes, "{fen}: {checked} checks, {} nodes", r.nodes);
         }
     }
 }

@@ -140,6 +140,7 @@ impl Worker<'_> {
         self.pos.do_move(m);
         self.ply += 1;
         self.nodes += 1;
+        self.verify_accumulators();
     }
 
     fn unmake(&mut self) {
@@ -148,6 +149,7 @@ impl Worker<'_> {
         }
         self.pos.undo_move();
         self.ply -= 1;
+        self.verify_accumulators();
     }
 
     /// Negamax alpha-beta with a principal variation window.
@@ -267,12 +269,14 @@ impl Worker<'_> {
                 self.pos.do_null_move();
                 self.ply += 1;
                 self.nodes += 1;
+                self.verify_accumulators();
                 let v = -self.search::<NonPv>(-beta, -beta + 1, depth - r, !cut_node);
                 if let Some(acc) = &mut self.nnue {
                     acc.pop();
                 }
                 self.pos.undo_null_move();
                 self.ply -= 1;
+                self.verify_accumulators();
                 if self.shared.abort.load(std::sync::atomic::Ordering::Relaxed) {
                     return 0;
                 }

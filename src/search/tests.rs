@@ -1,17 +1,30 @@
 //! Searches with settings of their own: a switch flipped for one search touches no other,
-//! so these tests share the library's test binary with every other test.
+//! so these tests share the library's test binary with every other test. They search as
+//! the engine ships, with the built-in net, and where the evaluation matters to what they
+//! show, with the classical fallback too.
 
 use super::params::SearchParams;
-use super::{Control, Limits, Searcher};
+use super::{Control, Limits, MATE_BOUND, Searcher};
 use crate::board::Position;
 
 /// A middlegame position with enough going on that every pruning rule comes into play.
 const MIDDLEGAME: &str = "2rrn3/3k4/fss1Nppp/pp6/5PPP/PP1P3F/5N1K/3R1SR1[] b - - 0 16";
 
-/// The best move, value and node count of a fixed-depth search with `params`, from scratch.
+/// The best move, value and node count of a fixed-depth search with `params`, from scratch,
+/// with the built-in net.
 fn search(fen: &str, depth: u32, params: SearchParams) -> (String, i32, u64) {
+    search_with(Searcher::new(16, 1), fen, depth, params)
+}
+
+/// The root value of a search of `pos` within `limits` with `params`, by `searcher`.
+fn root_value(mut searcher: Searcher, pos: &Position, limits: &Limits, params: SearchParams) -> i32 {
+    searcher.params = params;
+    searcher.search(pos, limits, &Control::new(), &mut |_| {}).value
+}
+
+/// The same with `searcher`, which decides the evaluation.
+fn search_with(mut searcher: Searcher, fen: &str, depth: u32, params: SearchParams) -> (String, i32, u64) {
     let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-    let mut searcher = Searcher::new(16, 1);
     searcher.params = params;
     let limits = Limits { depth: Some(depth), ..Limits::default() };
     let r = searcher.search(&pos, &limits, &Control::new(), &mut |_| {});
@@ -25,13 +38,39 @@ fn a_one_ply_search_sees_a_quiet_mating_check_behind_a_capture() {
     // search with checks plays after the one ply.
     let fen = "k7/8/7r/4n3/4R3/8/PP6/K7[] w - - 0 40";
     let without = SearchParams { USE_QS_CHECKS: false, ..SearchParams::default() };
-    let (blind, blind_value, _) = search(fen, 1, without);
-    let (seen, seen_value, _) = search(fen, 1, SearchParams::default());
-    // Without the checks the knight is simply won: the test position does what it claims.
-    assert_eq!(blind, "e4e5", "value {blind_value}");
-    assert!(blind_value > 150, "{blind_value}");
-    assert_ne!(seen, "e4e5", "value {seen_value}");
-    assert!(seen_value.abs() < 300, "a defence keeps the game level: {seen} {seen_value}");
+    for (name, new) in [("net", Searcher::new as fn(usize, usize) -> Searcher), ("classical", Searcher::classical)] {
+        let (blind, blind_value, _) = search_with(new(16, 1), fen, 1, without);
+        let (seen, seen_value, _) = search_with(new(16, 1), fen, 1, SearchParams::default());
+        assert_eq!(blind, "e4e5", "{name}: value {blind_value}");
+        assert_ne!(seen, "e4e5", "{name}: value {seen_value}");
+        assert!(seen_value.abs() < 300, "{name}: a defence keeps the game level: {seen} {seen_value}");
+        // The capture searched alone: mated through the quiet check, and not without it.
+        let capture = |params| {
+            let pos = Position::from_fen(fen).unwrap();
+            let mv = pos.parse_uci_move("e4e5").unwrap();
+            let limits = Limits { depth: Some(1), searchmoves: vec![mv], ..Limits::default() };
+            root_value(new(16, 1), &pos, &limits, params)
+        };
+        assert!(capture(SearchParams::default()) <= -MATE_BOUND, "{name}: the mate is seen");
+        assert!(capture(without) > -MATE_BOUND, "{name}: the mate is not seen without checks");
+    }
+    // Without the checks the classical evaluation counts the knight as simply won: the test
+    // position does what it claims. (The net scores the shut-in king itself, and the capture
+    // only about level.)
+    let (_, classical_blind, _) = search_with(Searcher::classical(16, 1), fen, 1, without);
+    assert!(classical_blind > 150, "{classical_blind}");
+}
+
+#[test]
+fn a_new_searcher_evaluates_as_the_engine_ships() {
+    use crate::eval::nnue::embedded;
+    let net = Searcher::new(1, 1).network().map(|n| n.name().to_string());
+    assert_eq!(net.as_deref(), Some(embedded::NAME));
+    assert!(Searcher::classical(1, 1).network().is_none());
+    // And the two evaluations lead to different searches, so the tests see which one ran.
+    let net_search = search(MIDDLEGAME, 5, SearchParams::default());
+    let classical = search_with(Searcher::classical(16, 1), MIDDLEGAME, 5, SearchParams::default());
+    assert_ne!(net_search, classical);
 }
 
 #[test]
@@ -49,6 +88,15 @@ fn settings_belong_to_one_search() {
         (a.join().unwrap(), b.join().unwrap())
     });
     assert_eq!((a, b), (base, ablated));
+}
+
+#[test]
+fn settings_belong_to_one_search_with_the_classical_evaluation_too() {
+    let no_lmr = SearchParams { USE_LMR: false, ..SearchParams::default() };
+    let classical = |params| search_with(Searcher::classical(16, 1), MIDDLEGAME, 7, params);
+    let (base, ablated) = (classical(SearchParams::default()), classical(no_lmr));
+    assert!(ablated.2 > base.2, "without reductions the tree grows: {} vs {}", ablated.2, base.2);
+    assert_eq!(classical(SearchParams::default()), base, "the ablation left nothing behind");
 }
 
 #[test]

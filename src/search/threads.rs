@@ -30,6 +30,10 @@ pub struct Searcher {
     network: Option<Arc<Network>>,
     /// The settings (switches and constants) each search copies when it starts.
     pub params: SearchParams,
+    /// Test builds: set to check the accumulators at every make, unmake and evaluation
+    /// (`Worker::verify_accumulators`), counting the checks.
+    #[cfg(test)]
+    pub(super) accumulator_checks: Option<Arc<std::sync::atomic::AtomicU64>>,
 }
 
 impl Default for Searcher {
@@ -39,8 +43,17 @@ impl Default for Searcher {
 }
 
 impl Searcher {
-    /// A searcher with a `hash_mb` MiB table and `threads` threads.
+    /// A searcher with a `hash_mb` MiB table and `threads` threads that evaluates with the
+    /// built-in net, as the engine does unless told otherwise (`Use NNUE` is on by default).
     pub fn new(hash_mb: usize, threads: usize) -> Searcher {
+        let mut s = Searcher::classical(hash_mb, threads);
+        s.network = Some(crate::eval::nnue::embedded::network());
+        s
+    }
+
+    /// A searcher like `new` that evaluates classically: the engine's fallback, used with
+    /// `Use NNUE` off, `bench --classical` and `datagen --classical`.
+    pub fn classical(hash_mb: usize, threads: usize) -> Searcher {
         let mut s = Searcher {
             tt: TranspositionTable::new(hash_mb),
             hash_mb,
@@ -50,6 +63,8 @@ impl Searcher {
             tb: None,
             network: None,
             params: SearchParams::default(),
+            #[cfg(test)]
+            accumulator_checks: None,
         };
         s.set_threads(threads);
         s
@@ -163,6 +178,8 @@ impl Searcher {
             tbhits: std::sync::atomic::AtomicU64::new(0),
             network: self.network.clone(),
             params,
+            #[cfg(test)]
+            accumulator_checks: self.accumulator_checks.clone(),
         };
         let (main_hist, helper_hists) = self.histories.split_first_mut().expect("at least one thread");
         let outcomes: Vec<(Vec<super::worker::RootMove>, i32)> = std::thread::scope(|scope| {

@@ -32,6 +32,10 @@ pub(super) struct Shared<'a> {
     pub network: Option<Arc<Network>>,
     /// The settings of this search, copied when it started.
     pub params: SearchParams,
+    /// Test builds: when set, every make, unmake and evaluation asserts that the
+    /// accumulators equal a refresh (`Worker::verify_accumulators`) and counts here.
+    #[cfg(test)]
+    pub accumulator_checks: Option<Arc<AtomicU64>>,
 }
 
 /// A node counter on its own cache line.
@@ -161,10 +165,23 @@ impl<'a> Worker<'a> {
     pub fn evaluate(&self) -> i32 {
         match &self.nnue {
             Some(acc) => {
+                self.verify_accumulators();
                 debug_assert!(acc.matches_refresh(&self.pos), "accumulators out of step at {}", self.pos.fen());
                 crate::eval::evaluate_net(&self.pos, acc)
             }
             None => crate::eval::evaluate(&self.pos),
+        }
+    }
+
+    /// In test builds asked to (`Shared::accumulator_checks`), asserts in every profile
+    /// that the accumulators equal a refresh of the current position, and counts the check;
+    /// otherwise nothing (the debug check in `evaluate` stays for debug builds).
+    #[inline(always)]
+    pub fn verify_accumulators(&self) {
+        #[cfg(test)]
+        if let (Some(checks), Some(acc)) = (&self.shared.accumulator_checks, &self.nnue) {
+            assert!(acc.matches_refresh(&self.pos), "accumulators out of step at {}", self.pos.fen());
+            checks.fetch_add(1, Ordering::Relaxed);
         }
     }
 

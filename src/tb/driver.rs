@@ -6,7 +6,7 @@ use super::material::Material;
 use super::probe::Wdl;
 use super::registry::Tablebases;
 use super::retro::{self, Progress};
-use super::value::Stored;
+use super::value::{MAX_DISTANCE, Stored};
 use crate::board::{PieceType, Position};
 use std::path::Path;
 use std::sync::Mutex;
@@ -153,8 +153,8 @@ pub fn build(
 fn describe(s: Stored, dtm: bool) -> String {
     let metric = if dtm { "mate" } else { "zeroing" };
     match s {
-        Stored::Win(d) if d > super::value::MAX_DISTANCE => format!("win, {metric} beyond 100 plies"),
-        Stored::Loss(d) if d > super::value::MAX_DISTANCE => format!("loss, {metric} beyond 100 plies"),
+        Stored::Win(d) if d > MAX_DISTANCE => format!("win, {metric} beyond {MAX_DISTANCE} plies"),
+        Stored::Loss(d) if d > MAX_DISTANCE => format!("loss, {metric} beyond {MAX_DISTANCE} plies"),
         Stored::Win(d) => format!("win, {metric} in {d} plies"),
         Stored::Loss(d) => format!("loss, {metric} in {d} plies"),
         Stored::Draw => "draw".into(),
@@ -237,11 +237,7 @@ pub fn sample(tbs: &Tablebases, per_table: usize, want: Wdl, seed: u64) -> Vec<S
                 && !pos.is_bare(!bare)
             {
                 let strong = !bare;
-                let limit = super::value::counting_limit(
-                    pos.pieces(strong, PieceType::Rook).any(),
-                    pos.pieces(strong, PieceType::Khon).any(),
-                    pos.pieces(strong, PieceType::Knight).any(),
-                );
+                let limit = pos.counting_limit_against(strong);
                 if limit > 0 {
                     let ply = (pos.side_to_move() != bare) as u32;
                     match Position::from_fen(&format!("{board} {side} - {limit} {ply} 60")) {

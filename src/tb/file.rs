@@ -49,6 +49,7 @@ pub fn compress(data: &[u8]) -> Vec<u8> {
     let mut lit_start = 0;
     let mut i = 0;
     let flush = |out: &mut Vec<u8>, from: usize, to: usize| {
+        // A literal run's length is stored less one in 7 bits.
         for chunk in data[from..to].chunks(128) {
             out.push((chunk.len() - 1) as u8);
             out.extend_from_slice(chunk);

@@ -85,6 +85,7 @@ impl Layout {
         } else {
             Sym::Quadrant
         };
+        // Squares the white king is reduced to by the symmetry (board geometry, no rule).
         let wk_dim = match sym {
             Sym::PawnMirror => 64,
             Sym::Mirror => 32,

@@ -3,8 +3,7 @@
 //! check both against `Position`'s move generator and rules.
 
 use crate::board::fen;
-use crate::board::position::met_attack_set;
-use crate::board::sittuyin::{self, promotion_zone};
+use crate::board::sittuyin;
 use crate::board::{Bitboard, Color, Move, Piece, PieceType, Position, Square, attacks};
 
 /// The most men a table position holds.
@@ -163,8 +162,8 @@ impl TbPos {
         let occ = self.occupied();
         let ours = self.color_bb(us);
         let theirs = self.color_bb(them);
-        let has_met = self.pieces(us, PieceType::Met).any();
-        let pawns = self.pieces(us, PieceType::Pawn);
+        let promotable =
+            sittuyin::promotable_pawns(us, self.pieces(us, PieceType::Pawn), self.pieces(us, PieceType::Met));
         for i in 0..self.n {
             let p = self.piece[i];
             if p.color() != us {
@@ -189,12 +188,10 @@ impl TbPos {
                 let zeroing = captured.is_some() || p.kind() == PieceType::Pawn;
                 f(&TbMove { mv: Move::normal(from, to), child, capture: captured.is_some(), zeroing });
             }
-            // Promotion: no met of ours on the board; the last pawn anywhere, else only on the
-            // promotion diagonals; onto its square or an empty diagonal neighbour from which
-            // the met attacks nothing of theirs; never giving check.
-            if p.kind() == PieceType::Pawn && !has_met && (!pawns.more_than_one() || promotion_zone(us).has(from)) {
-                let forbidden = met_attack_set(theirs);
-                for to in ((attacks::met(from) - occ) | from) - forbidden {
+            // Which pawns may promote and where the met may appear are the rules module's;
+            // only the check test (which covers uncovered checks) is made here.
+            if promotable.has(from) {
+                for to in sittuyin::promotion_destinations(from, !occ, theirs) {
                     let mut child = *self;
                     child.piece[i] = Piece::new(us, PieceType::Met);
                     child.sq[i] = to;
@@ -246,15 +243,19 @@ impl TbPos {
         sittuyin::cannot_mate_on_board(self.color_bb(c), non_king, |pt| self.pieces_of_type(pt))
     }
 
-    /// Whether the side to move, with a lone king and pawn and not in check, has only
-    /// promotions to play: `all_promotions` tells whether every legal move is one.
+    /// Whether the side to move is in promotion stalemate (`sittuyin::promotion_stalemate_applies`;
+    /// nothing is in hand here): `any_move` tells whether it has a legal move, and
+    /// `all_promotions` whether every legal move is a promotion.
     pub fn promotion_stalemate(&self, any_move: bool, all_promotions: bool) -> bool {
         let us = self.stm;
-        any_move
-            && all_promotions
-            && self.color_bb(us).count() == 2
-            && self.pieces(us, PieceType::Pawn).any()
-            && !self.in_check()
+        let (ours, pawns) = (self.color_bb(us), self.pieces(us, PieceType::Pawn));
+        sittuyin::promotion_stalemate_applies(ours, pawns, 0, self.in_check(), || any_move && all_promotions)
+    }
+
+    /// The counting limit in plies that `strong`'s men set against a bare king
+    /// (`Position::counting_limit_against`); 0 if they start no count.
+    pub fn counting_limit_by(&self, strong: Color) -> u32 {
+        sittuyin::counting_limit_plies(|pt| self.pieces(strong, pt).any())
     }
 
     /// The position with left and right exchanged.

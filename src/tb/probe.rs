@@ -77,11 +77,7 @@ impl Tablebases {
         let budget = if entry.dtm {
             let bare = if pos.is_bare(Color::White) { Color::White } else { Color::Black };
             let strong = !bare;
-            let limit = value::counting_limit(
-                pos.pieces(strong, PieceType::Rook).any(),
-                pos.pieces(strong, PieceType::Khon).any(),
-                pos.pieces(strong, PieceType::Knight).any(),
-            );
+            let limit = pos.counting_limit_against(strong);
             value::bare_king_budget(clocks, limit, pos.side_to_move() == bare)
         } else {
             if count.is_some() {

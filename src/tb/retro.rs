@@ -18,7 +18,7 @@ use super::layout::Layout;
 use super::pos::{TbMove, TbPos};
 use super::registry::{Table, Tablebases};
 use super::value::{self, BEYOND, Clocks, MAX_DISTANCE, Stored};
-use crate::board::{Color, PieceType};
+use crate::board::Color;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU8, AtomicU16, AtomicUsize, Ordering::Relaxed};
 
@@ -84,7 +84,7 @@ pub struct Summary {
     pub wins: usize,
     /// Legal positions lost for the side to move within reach.
     pub losses: usize,
-    /// Legal positions drawn, or won or lost only beyond 100 plies.
+    /// Legal positions drawn, or won or lost only beyond `MAX_DISTANCE` plies.
     pub draws: usize,
     /// Entries that are no legal position.
     pub invalid: usize,
@@ -107,11 +107,7 @@ fn fresh(stored: Stored, dtm: bool, child: &TbPos) -> Stored {
     let budget = if dtm {
         let bare = if child.color_bb(Color::White).count() == 1 { Color::White } else { Color::Black };
         let strong = !bare;
-        let limit = value::counting_limit(
-            child.pieces(strong, PieceType::Rook).any(),
-            child.pieces(strong, PieceType::Khon).any(),
-            child.pieces(strong, PieceType::Knight).any(),
-        );
+        let limit = child.counting_limit_by(strong);
         // The move that bares a king with the bare side to move starts the count at once.
         let count = (child.stm == bare && limit != 0).then_some((limit, 0));
         value::bare_king_budget(Clocks { rule50: 0, count }, limit, child.stm == bare)

@@ -4,11 +4,24 @@
 //! A value is for the side to move. In a bare-king table the distance is to mate (DTM,
 //! plies); elsewhere it is to the next move that restarts the 50-move clock into a
 //! position won for the same side with a fresh clock, or to mate if that comes first
-//! (DTZ, plies). No budget the rules allow exceeds 100 plies, so distances above 100 are
-//! kept only as "won (lost) beyond the clocks", which plays as a draw.
+//! (DTZ, plies). No budget the rules allow exceeds the 50-move rule's plies (every count
+//! that could outlast it is cut by it), so longer distances are kept only as "won (lost)
+//! beyond the clocks", which plays as a draw.
 
-/// Distances stored exactly: 0 to this many plies.
-pub const MAX_DISTANCE: u16 = 100;
+use crate::board::sittuyin::FIFTY_MOVE_PLIES;
+
+/// Distances stored exactly: 0 to this many plies, the longest budget the clocks allow.
+pub const MAX_DISTANCE: u16 = FIFTY_MOVE_PLIES as u16;
+/// The first loss byte: a loss in `d` plies is stored as `LOSS_BYTE + d`, after the wins.
+const LOSS_BYTE: u8 = MAX_DISTANCE as u8 + 1;
+/// The byte of a win beyond `MAX_DISTANCE`, after the losses.
+const WIN_BEYOND_BYTE: u8 = LOSS_BYTE + MAX_DISTANCE as u8 + 1;
+/// The byte of a loss beyond `MAX_DISTANCE`.
+const LOSS_BEYOND_BYTE: u8 = WIN_BEYOND_BYTE + 1;
+/// The byte of an index no legal position has.
+const INVALID_BYTE: u8 = 255;
+// Every value must fit in one byte below the invalid marker.
+const _: () = assert!(2 * MAX_DISTANCE as u32 + 3 < INVALID_BYTE as u32);
 /// The distance given to a win or loss stored as beyond `MAX_DISTANCE`.
 pub const BEYOND: u16 = 1000;
 
@@ -17,9 +30,9 @@ pub const BEYOND: u16 = 1000;
 pub enum Stored {
     /// Neither side can force a win.
     Draw,
-    /// The side to move wins; the distance in plies (`BEYOND` when above 100).
+    /// The side to move wins; the distance in plies (`BEYOND` when above `MAX_DISTANCE`).
     Win(u16),
-    /// The side to move loses; the distance in plies (`BEYOND` when above 100).
+    /// The side to move loses; the distance in plies (`BEYOND` when above `MAX_DISTANCE`).
     Loss(u16),
     /// No legal position has this index (two men on a square, the side not to move in check).
     Invalid,
@@ -31,10 +44,10 @@ impl Stored {
         match self {
             Stored::Draw => 0,
             Stored::Win(d) if (1..=MAX_DISTANCE).contains(&d) => d as u8,
-            Stored::Win(_) => 202,
-            Stored::Loss(d) if d <= MAX_DISTANCE => 101 + d as u8,
-            Stored::Loss(_) => 203,
-            Stored::Invalid => 255,
+            Stored::Win(_) => WIN_BEYOND_BYTE,
+            Stored::Loss(d) if d <= MAX_DISTANCE => LOSS_BYTE + d as u8,
+            Stored::Loss(_) => LOSS_BEYOND_BYTE,
+            Stored::Invalid => INVALID_BYTE,
         }
     }
 
@@ -42,11 +55,11 @@ impl Stored {
     pub fn from_byte(b: u8) -> Option<Stored> {
         Some(match b {
             0 => Stored::Draw,
-            1..=100 => Stored::Win(b as u16),
-            101..=201 => Stored::Loss(b as u16 - 101),
-            202 => Stored::Win(BEYOND),
-            203 => Stored::Loss(BEYOND),
-            255 => Stored::Invalid,
+            WIN_BEYOND_BYTE => Stored::Win(BEYOND),
+            LOSS_BEYOND_BYTE => Stored::Loss(BEYOND),
+            INVALID_BYTE => Stored::Invalid,
+            _ if b < LOSS_BYTE => Stored::Win(b as u16),
+            _ if b < WIN_BEYOND_BYTE => Stored::Loss((b - LOSS_BYTE) as u16),
             _ => return None,
         })
     }
@@ -62,19 +75,6 @@ impl Stored {
     }
 }
 
-/// The counting limit in plies that a bare king faces from these men (0: no count).
-pub fn counting_limit(rook: bool, khon: bool, knight: bool) -> u32 {
-    if rook {
-        32
-    } else if khon {
-        88
-    } else if knight {
-        128
-    } else {
-        0
-    }
-}
-
 /// The clocks as a position holds them.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct Clocks {
@@ -86,11 +86,11 @@ pub struct Clocks {
 
 /// Plies within which a mate must land in a bare-king ending: a mate in `d` plies wins
 /// iff `d` is at most this. Every position before the mate must be inside both limits
-/// (count at most its limit, 50-move clock below 100); the mating move itself may pass
+/// (count at most its limit, 50-move clock below its limit); the mating move itself may pass
 /// them. `material_limit` is the limit the strong side's men would start, for a count
 /// that has not started yet: it starts after the strong side's next move.
 pub fn bare_king_budget(clocks: Clocks, material_limit: u32, bare_to_move: bool) -> u32 {
-    let by_fifty = 100u32.saturating_sub(clocks.rule50);
+    let by_fifty = FIFTY_MOVE_PLIES.saturating_sub(clocks.rule50);
     let by_count = match clocks.count {
         Some((limit, ply)) => (limit + 1).saturating_sub(ply),
         None if material_limit == 0 => u32::MAX,
@@ -105,7 +105,7 @@ pub fn bare_king_budget(clocks: Clocks, material_limit: u32, bare_to_move: bool)
 /// Plies within which the next zeroing move (or mate) must come elsewhere: `d` wins iff
 /// it is at most this.
 pub fn fifty_move_budget(rule50: u32) -> u32 {
-    100u32.saturating_sub(rule50)
+    FIFTY_MOVE_PLIES.saturating_sub(rule50)
 }
 
 #[cfg(test)]
@@ -120,7 +120,11 @@ mod tests {
             }
         }
         assert_eq!(Stored::Win(150).to_byte(), Stored::Win(BEYOND).to_byte());
+        // The bytes the table files hold: wins 1-100, losses 101-201, then the two beyonds.
         assert_eq!(Stored::Loss(0).to_byte(), 101);
+        assert_eq!(Stored::Loss(100).to_byte(), 201);
+        assert_eq!((Stored::Win(BEYOND).to_byte(), Stored::Loss(BEYOND).to_byte()), (202, 203));
+        assert_eq!((Stored::from_byte(204), Stored::from_byte(254)), (None, None));
     }
 
     #[test]
