@@ -85,6 +85,10 @@ impl fmt::Display for FenError {
 impl std::error::Error for FenError {}
 
 fn parse_counter(s: &str, err: fn(String) -> FenError) -> Result<u32, FenError> {
+    // Digits only: `u64::from_str` would also take `+5`, which Fairy-Stockfish refuses.
+    if !s.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(err(s.to_string()));
+    }
     match s.parse::<u64>() {
         Ok(v) if v <= MAX_COUNTER => Ok(v as u32),
         _ => Err(err(s.to_string())),
@@ -391,6 +395,7 @@ mod tests {
             ("k7/8/8/8/8/8/8/K7 x", SideToMove("x".into())),
             ("k7/8/8/8/8/8/8/K7 w - e3", CountingLimit("e3".into())),
             ("k7/8/8/8/8/8/8/K7 w - - -5", Halfmove("-5".into())),
+            ("k7/8/8/8/8/8/8/K7 w - - +5", Halfmove("+5".into())),
             ("k7/8/8/8/8/8/8/K7 w - - 0 -3", Fullmove("-3".into())),
             ("k7/8/8/8/8/8/8/K7 w - - 99999999999", Halfmove("99999999999".into())),
             ("k7/8/8/8/8/8/8/8 w", KingCount { color: Color::White, count: 0 }),

@@ -166,8 +166,9 @@ pub fn parse_sfen(text: &str) -> Result<Position, SfenError> {
     }
     let move_count = match fields.get(3) {
         None => 1,
+        // Digits only, as in a FEN: `u64::from_str` would also take `+5`.
         Some(s) => match s.parse::<u64>() {
-            Ok(n) if (1..=MAX_MOVE_COUNT).contains(&n) => n,
+            Ok(n) if s.bytes().all(|b| b.is_ascii_digit()) && (1..=MAX_MOVE_COUNT).contains(&n) => n,
             _ => return Err(SfenError::MoveCount(s.to_string())),
         },
     };
@@ -236,6 +237,7 @@ mod tests {
         assert_eq!(parse_sfen("k7/8/8/8/8/8/8/K7 b 2Q").unwrap_err(), SfenError::Hand("2Q".into()));
         assert_eq!(parse_sfen("k7/8/8/8/8/8/8/K7 b 2").unwrap_err(), SfenError::Hand("2".into()));
         assert_eq!(parse_sfen("k7/8/8/8/8/8/8/K7 b - 0").unwrap_err(), SfenError::MoveCount("0".into()));
+        assert_eq!(parse_sfen("k7/8/8/8/8/8/8/K7 b - +5").unwrap_err(), SfenError::MoveCount("+5".into()));
         assert!(matches!(parse_sfen("k7/8/8/8/8/8/8/K8 b - 1"), Err(SfenError::Board(_))));
     }
 }
