@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# One generation of Sitke's net, start to finish (docs/nnue.md, "Making a generation"):
+#
+#   1. data: self-play with the net built in now (`sitke datagen`, resumable);
+#   2. training: from that net's float weights, on the new data (`sitke train`);
+#   3. the gate: an SPRT of the new net against the built-in one at 10+0.1 (`sitke match`);
+#   4. on acceptance: the new net copied into nets/ and built in, and the new bench
+#      signature written where the tests and the README expect it.
+#
+# Usage: scripts/generation.sh GEN          (GEN: the number of the generation to make)
+#        scripts/generation.sh --build-in NET.nnue   (step 4 alone, for a net accepted by hand)
+#
+# Every step is resumable: rerun the same command after an interruption. Data, checkpoints,
+# logs and PGNs go to data/ (outside git). Settings, as environment variables:
+#   POSITIONS (2000000)  NODES (5000)  SEED ((GEN + 2) * 1000 + 1, as generations 0 and 1)
+#   EPOCHS (8)  LR (0.0005)  BATCH (4096)  THREADS (all cores)
+#   TC (10+0.1)  ROUNDS (1000: at most 2000 games)  SRAND (GEN * 10 + 41)  CONCURRENCY (2)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+S=target/release/sitke
+EMBEDDED=src/eval/nnue/embedded.rs
+
+die() { echo "generation.sh: $*" >&2; exit 1; }
+say() { echo "generation.sh: $*" >&2; }
+
+# The name of the net built in now, read from the source that includes it.
+built_in() { sed -n 's/^pub const NAME: &str = "\(sitke-[0-9a-f]*\)";$/\1/p' "$EMBEDDED"; }
+
+bench_nodes() { "$S" bench | sed -n 's/^Nodes searched *: *//p'; }
+
+# Step 4: copy NET (and its .float beside it) into nets/, build it in, and write the new
+# bench signature into the bench test and the README.
+build_in() {
+  local net=$1 float=${1%.nnue}.float old new name old_bench new_bench
+  [ -f "$net" ] || die "no net file $net"
+  [ -f "$float" ] || die "no float weights $float beside $net (the next generation starts from them)"
+  old=$(built_in)
+  [ -n "$old" ] || die "cannot read the built-in net's name from $EMBEDDED"
+  # The engine names a net by the hash of its bytes; ask it rather than trust the file name.
+  name=$(printf 'setoption name EvalFile value %s\n' "$(realpath "$net")" | "$S" 2>/dev/null |
+    sed -n 's/^info string NNUE net \(sitke-[0-9a-f]*\) loaded.*/\1/p')
+  [ -n "$name" ] || die "$net is not a net the engine loads"
+  [ "$name" != "$old" ] || die "$net is the built-in net $old already"
+  old_bench=$(bench_nodes)
+  cp "$net" "nets/$name.nnue"
+  cp "$float" "nets/$name.float"
+  sed -i "s/$old/$name/g" "$EMBEDDED"
+  cargo build --release
+  new_bench=$(bench_nodes)
+  sed -i "s/const EXPECTED_NODES: u64 = $old_bench;/const EXPECTED_NODES: u64 = $new_bench;/" tests/bench_signature.rs
+  sed -i "s/\`$old_bench\`/\`$new_bench\`/g" README.md
+  say "built in $name (was $old); bench $old_bench -> $new_bench"
+  cat >&2 <<EOF
+generation.sh: still to do by hand, then commit with 'Bench: $new_bench' as the last line:
+  - docs/nnue.md: the generation's section (data, recipe, training time, SPRT result: the
+    logs in data/ have them);
+  - docs/strength.md: a row for build $new_bench in the builds table, marked current;
+  - README.md: the net's generation where the text names it;
+  - bash scripts/test.sh (tests/docs_agree.rs checks the pages name bench $new_bench).
+EOF
+}
+
+if [ "${1:-}" = "--build-in" ]; then
+  [ $# -eq 2 ] || die "usage: scripts/generation.sh --build-in NET.nnue"
+  cargo build --release
+  build_in "$2"
+  exit 0
+fi
+
+[ $# -eq 1 ] && [[ $1 =~ ^[0-9]+$ ]] || die "usage: scripts/generation.sh GEN | --build-in NET.nnue"
+GEN=$1
+POSITIONS=${POSITIONS:-2000000}
+NODES=${NODES:-5000}
+SEED=${SEED:-$(((GEN + 2) * 1000 + 1))}
+EPOCHS=${EPOCHS:-8}
+LR=${LR:-0.0005}
+BATCH=${BATCH:-4096}
+TC=${TC:-10+0.1}
+ROUNDS=${ROUNDS:-1000}
+SRAND=${SRAND:-$((GEN * 10 + 41))}
+CONCURRENCY=${CONCURRENCY:-2}
+threads=()
+[ -n "${THREADS:-}" ] && threads=(--threads "$THREADS")
+
+mkdir -p data
+cargo build --release
+base=$(built_in)
+[ -f "nets/$base.float" ] || die "nets/$base.float is missing: training starts from the built-in net's float weights"
+say "generation $GEN from the built-in net $base"
+
+# 1. Data. datagen stops at once when the file already holds POSITIONS positions.
+data=data/gen$GEN.bin
+say "1/4 data: $data, $POSITIONS positions at $NODES nodes a move, seed $SEED"
+"$S" datagen --out "$data" --positions "$POSITIONS" --nodes "$NODES" --seed "$SEED" "${threads[@]}"
+
+# 2. Training, from the built-in net's float weights. A finished run is not repeated.
+dir=data/train-gen$GEN
+log=data/train-gen$GEN.log
+if ! grep -q '^train: wrote ' "$log" 2>/dev/null; then
+  resume=()
+  [ -f "$dir/checkpoint.ckpt" ] && resume=(--resume "$dir/checkpoint.ckpt")
+  say "2/4 training in $dir: $EPOCHS epochs, lr $LR, batch $BATCH"
+  "$S" train "$data" --init "nets/$base.float" --epochs "$EPOCHS" --lr "$LR" --batch "$BATCH" \
+    --dir "$dir" "${threads[@]}" "${resume[@]}" 2>&1 | tee "$log"
+fi
+net=$(sed -n 's/^train: wrote \(.*\.nnue\) (sitke-[0-9a-f]*) and .*/\1/p' "$log" | tail -n 1)
+[ -f "$net" ] || die "training wrote no net (see $log)"
+say "candidate: $net"
+
+# 3. The gate: the candidate against the built-in net, the same binary. A PGN of a
+# finished SPRT is kept; an interrupted one is played again from the start.
+sprt=data/sprt-gen$GEN.log
+if ! grep -q 'H[01] was accepted' "$sprt" 2>/dev/null; then
+  say "3/4 SPRT [0, 10] at $TC, at most $((2 * ROUNDS)) games, setups of -srand $SRAND"
+  "$S" match -engine cmd="$S" name="gen$GEN" "option.EvalFile=$(realpath "$net")" \
+    -engine cmd="$S" name="$base" -each tc="$TC" -games 2 -rounds "$ROUNDS" -repeat \
+    -concurrency "$CONCURRENCY" -openings random plies=8 -srand "$SRAND" \
+    -sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 \
+    -draw movenumber=40 movecount=8 score=10 -resign movecount=4 score=1000 \
+    -pgnout "data/sprt-gen$GEN.pgn" | tee "$sprt"
+fi
+if grep -q 'H1 was accepted' "$sprt"; then
+  say "4/4 H1 accepted: building in $net"
+  build_in "$net"
+elif grep -q 'H0 was accepted' "$sprt"; then
+  die "H0 accepted: $net is not stronger than $base; nothing built in (more data, or another recipe)"
+else
+  die "the SPRT did not decide in $((2 * ROUNDS)) games; nothing built in (see $sprt)"
+fi
