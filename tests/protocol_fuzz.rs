@@ -22,7 +22,7 @@ use sitke::rng::Rng;
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout};
 use std::time::{Duration, Instant};
 use uci::{Engine, oracle};
 
@@ -35,13 +35,7 @@ struct Pyffish {
 
 impl Pyffish {
     fn start() -> Pyffish {
-        let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/pyffish/protocol_oracle.py");
-        let mut child = Command::new("python3")
-            .arg(script)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("python3 runs (install python3 and `pip install pyffish`)");
+        let mut child = oracle::pyffish_script("protocol_oracle.py");
         let stdin = child.stdin.take().expect("stdin");
         let stdout = BufReader::new(child.stdout.take().expect("stdout"));
         Pyffish { child, stdin, stdout }

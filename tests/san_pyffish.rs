@@ -13,7 +13,6 @@ use sitke::board::{Move, MoveKind, Position};
 use sitke::rng::Rng;
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 
 fn suite_fens() -> Vec<String> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
@@ -65,13 +64,7 @@ fn random_game(rng: &mut Rng, start: &str, each: &mut Vec<(String, Vec<Move>)>) 
 }
 
 fn ask_pyffish(requests: &str) -> Vec<String> {
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/pyffish/san_oracle.py");
-    let mut child = Command::new("python3")
-        .arg(script)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("python3 runs (install python3 and `pip install pyffish`)");
+    let mut child = oracle::pyffish_script("san_oracle.py");
     child.stdin.take().expect("stdin").write_all(requests.as_bytes()).expect("requests written");
     let out = child.wait_with_output().expect("san_oracle.py output");
     assert!(out.status.success(), "san_oracle.py failed: is pyffish installed?");

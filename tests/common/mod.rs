@@ -9,7 +9,7 @@ use sitke::tools::r#match::pgn;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 #[path = "../oracle/mod.rs"]
@@ -167,13 +167,7 @@ pub fn verify_with_pyffish(pgn_path: &Path, stdout: &str) -> BTreeMap<String, us
             kind(&f.description)
         ));
     }
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/pyffish/check_games.py");
-    let mut child = Command::new("python3")
-        .arg(script)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("python3 runs (install python3 and `pip install pyffish`)");
+    let mut child = oracle::pyffish_script("check_games.py");
     child.stdin.take().expect("stdin").write_all(requests.as_bytes()).expect("requests written");
     let out = child.wait_with_output().expect("check_games.py output");
     assert!(out.status.success(), "check_games.py failed: is pyffish installed?");

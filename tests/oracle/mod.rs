@@ -50,6 +50,18 @@ impl Oracle {
     }
 }
 
+/// Starts the pyffish script `tests/pyffish/NAME` under `python3`, its standard input and
+/// output piped to the test.
+pub fn pyffish_script(name: &str) -> std::process::Child {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/pyffish").join(name);
+    Command::new("python3")
+        .arg(script)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3 runs (install python3 and `pip install pyffish`)")
+}
+
 /// Whether `path` is a file someone may execute.
 fn executable(path: &str) -> bool {
     use std::os::unix::fs::PermissionsExt;
