@@ -55,8 +55,8 @@ def search(engine, fen, go):
 
 def smp(args):
     fens = bench_positions()
-    one = Engine(SITKE, {"Threads": 1, "Hash": args.hash})
-    two = Engine(SITKE, {"Threads": 2, "Hash": args.hash})
+    one = Engine(args.engine, {"Threads": 1, "Hash": args.hash})
+    two = Engine(args.engine, {"Threads": 2, "Hash": args.hash})
     t1 = t2 = 0.0
     logs = []
     for fen in fens:
@@ -104,6 +104,7 @@ def main():
     a.add_argument("--depth", type=int, default=13)
     a.add_argument("--rounds", type=int, default=1)
     a.add_argument("--hash", type=int, default=64)
+    a.add_argument("--engine", default=SITKE, help="the Sitke binary (default: the release build)")
     a.set_defaults(run=smp)
     b = sub.add_parser("nps", help="nodes per second against fairy-stockfish")
     b.add_argument("--movetime", type=int, default=1000)

@@ -7,7 +7,7 @@ use super::params::SearchParams;
 use super::pvs::reduction_table;
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
-use super::worker::{PaddedCounter, Shared, Worker};
+use super::worker::{CacheLine, Shared, Worker};
 use super::{Control, Info, Limits, Line, SearchResult, VALUE_INFINITE};
 use crate::board::{Move, Position};
 use crate::eval::nnue::Network;
@@ -171,11 +171,12 @@ impl Searcher {
             control,
             limits,
             time: TimeManager::new(limits, pos.side_to_move(), pos.game_ply(), self.move_overhead, start),
-            abort: AtomicBool::new(false),
-            nodes: (0..threads).map(|_| PaddedCounter::default()).collect(),
+            abort: CacheLine(AtomicBool::new(false)),
+            nodes: (0..threads).map(|_| CacheLine::default()).collect(),
             multipv: self.multipv.max(1),
+            oversubscribed: threads > std::thread::available_parallelism().map_or(1, |n| n.get()),
             tb: self.tb.as_deref(),
-            tbhits: std::sync::atomic::AtomicU64::new(0),
+            tbhits: CacheLine::default(),
             network: self.network.clone(),
             params,
             #[cfg(test)]
@@ -197,6 +198,7 @@ impl Searcher {
                 .collect();
             let mut main = Worker::new(0, pos.clone(), main_hist, &shared, root.clone(), &reductions);
             main.iterate(report);
+            let main_done = start.elapsed();
             let mut all = vec![(main.root_moves, main.completed_depth)];
             for h in handles {
                 // A helper that panicked must not take the engine down: its result is dropped.
@@ -204,6 +206,10 @@ impl Searcher {
                     all.push(r);
                 }
             }
+            log::debug!(
+                "search of {threads} threads: main thread done at {main_done:?}, helpers joined at {:?}",
+                start.elapsed()
+            );
             all
         });
         let best_idx = vote(&outcomes);

@@ -19,15 +19,18 @@ pub(super) struct Shared<'a> {
     pub control: &'a Control,
     pub limits: &'a Limits,
     pub time: TimeManager,
-    /// Set when any stop condition is met; every thread polls it.
-    pub abort: AtomicBool,
-    /// Nodes searched, one counter per thread (padded to avoid false sharing).
-    pub nodes: Vec<PaddedCounter>,
+    /// Set when any stop condition is met; every thread polls it at every node, so it has
+    /// a cache line of its own that nothing writes until the search ends.
+    pub abort: CacheLine<AtomicBool>,
+    /// Nodes searched, one counter per thread, each on its own line.
+    pub nodes: Vec<CacheLine<AtomicU64>>,
     pub multipv: usize,
+    /// More search threads than the machine has cores.
+    pub oversubscribed: bool,
     /// The endgame tablebases, if any.
     pub tb: Option<&'a crate::tb::Tablebases>,
-    /// Nodes answered by the tablebases.
-    pub tbhits: AtomicU64,
+    /// Nodes answered by the tablebases (off the line of `abort`: every thread adds to it).
+    pub tbhits: CacheLine<AtomicU64>,
     /// The net to evaluate with, or None for the classical evaluation.
     pub network: Option<Arc<Network>>,
     /// The settings of this search, copied when it started.
@@ -38,10 +41,18 @@ pub(super) struct Shared<'a> {
     pub accumulator_checks: Option<Arc<AtomicU64>>,
 }
 
-/// A node counter on its own cache line.
+/// A value alone on its cache line, so that threads writing their neighbours' values do
+/// not invalidate it (false sharing).
 #[repr(align(64))]
 #[derive(Default)]
-pub(super) struct PaddedCounter(pub AtomicU64);
+pub(super) struct CacheLine<T>(pub T);
+
+impl<T> std::ops::Deref for CacheLine<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
 
 impl Shared<'_> {
     pub fn total_nodes(&self) -> u64 {
@@ -191,13 +202,20 @@ impl<'a> Worker<'a> {
         &mut self.stack[self.ply + STACK_OFFSET - back]
     }
 
-    /// Whether this thread should unwind now. The main thread also checks the limits.
+    /// Whether this thread should unwind now. Every thread watches the stop command and
+    /// the clock: with more threads than cores the main thread may wait a long time for a
+    /// core, and the search must still stop on time.
     #[inline]
     pub fn should_stop(&mut self) -> bool {
         if self.nodes & 1023 == 0 {
             self.shared.nodes[self.id].0.store(self.nodes, Ordering::Relaxed);
-            if self.id == 0 {
-                self.check_limits();
+            self.check_limits();
+            // With more threads than cores, a thread that wakes (the input reader, the
+            // protocol loop, a search thread that has seen `stop`) would wait for a core
+            // behind all the searching ones: at 64 threads on 2 cores, `stop` took 124 ms
+            // (median) to answer. Giving the core up every 1024 nodes brought it to 25 ms.
+            if self.shared.oversubscribed {
+                std::thread::yield_now();
             }
         }
         self.shared.abort.load(Ordering::Relaxed)
@@ -205,15 +223,17 @@ impl<'a> Worker<'a> {
 
     fn check_limits(&self) {
         let sh = self.shared;
-        if sh.control.stopped() {
+        // The clock stops the search even before an iteration has finished: a move from a
+        // partial first iteration (or the first legal move) beats a loss on time. It never
+        // stops a search that is pondering.
+        if sh.control.stopped() || (!sh.control.pondering() && sh.time.hard_limit_reached()) {
             sh.abort.store(true, Ordering::Relaxed);
             return;
         }
-        // The clock never stops a search that is pondering or has no iteration finished yet.
-        if self.completed_depth >= 1 && !sh.control.pondering() && sh.time.hard_limit_reached() {
-            sh.abort.store(true, Ordering::Relaxed);
-        }
-        if let Some(n) = sh.limits.nodes
+        // The node limit is the main thread's, once an iteration is done, so that `go nodes`
+        // at one thread gives the same search every time.
+        if self.id == 0
+            && let Some(n) = sh.limits.nodes
             && self.completed_depth >= 1
             && self.node_total() >= n
         {
@@ -233,10 +253,6 @@ impl<'a> Worker<'a> {
         let mut last_best = Move::NONE;
         let mut stable_iterations = 0;
         for depth in 1..=max_depth {
-            // Helper threads skip some depths so that the threads spread over the tree.
-            if self.id > 0 && depth > 1 && (depth + self.id as i32) % 3 == 0 && depth < max_depth {
-                continue;
-            }
             self.root_depth = depth;
             self.best_move_changes *= 0.5;
             for rm in self.root_moves.iter_mut() {
