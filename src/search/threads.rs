@@ -1,6 +1,7 @@
 //! The searcher: owns the transposition table and each thread's statistics, and runs a
-//! Lazy SMP search: every thread searches the same root with the shared table; the main
-//! thread keeps time and the threads' results are combined by a vote.
+//! Lazy SMP search: every thread searches the same root with the shared table and watches
+//! the clock; the main thread reports progress and the threads' results are combined by a
+//! vote.
 
 use super::history::Histories;
 use super::params::SearchParams;
@@ -174,7 +175,7 @@ impl Searcher {
             abort: CacheLine(AtomicBool::new(false)),
             nodes: (0..threads).map(|_| CacheLine::default()).collect(),
             multipv: self.multipv.max(1),
-            oversubscribed: threads > std::thread::available_parallelism().map_or(1, |n| n.get()),
+            oversubscribed: threads > machine_cores(),
             tb: self.tb.as_deref(),
             tbhits: CacheLine::default(),
             network: self.network.clone(),
@@ -244,6 +245,13 @@ impl Searcher {
             _ => Move::NONE,
         }
     }
+}
+
+/// The cores this process may use, asked once: the answer reads the cgroup's files, which
+/// `go` need not do every move.
+fn machine_cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// Picks the thread whose best move has the most support: each thread votes for its move

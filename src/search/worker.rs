@@ -1,6 +1,7 @@
 //! One search thread: its position, statistics and search stack, and the iterative
-//! deepening loop with aspiration windows. Thread 0 (the main thread) also watches the
-//! clock and reports progress.
+//! deepening loop with aspiration windows. Every thread watches `stop` and the clock; thread
+//! 0 (the main thread) also applies the node limit, decides when to stop deepening and
+//! reports progress.
 
 use super::history::{Histories, PieceTo};
 use super::params::SearchParams;
