@@ -248,8 +248,13 @@ impl<'a> Worker<'a> {
 
     /// Iterative deepening; `report` receives progress (main thread only).
     pub fn iterate(&mut self, report: &mut dyn FnMut(&Info)) {
-        let max_depth =
-            self.shared.limits.depth.map_or(MAX_PLY as i32 - 4, |d| (d as i32).clamp(1, MAX_PLY as i32 - 4));
+        // A depth limit is the main thread's: a helper that reached it first and stopped
+        // would leave its core idle while the main thread finishes; going deeper, it fills
+        // the table with what the main thread is about to need.
+        let max_depth = match self.shared.limits.depth {
+            Some(d) if self.id == 0 => (d as i32).clamp(1, MAX_PLY as i32 - 4),
+            _ => MAX_PLY as i32 - 4,
+        };
         let multipv = self.shared.multipv.min(self.root_moves.len()).max(1);
         let mut last_best = Move::NONE;
         let mut stable_iterations = 0;
