@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""The conversion suite: positions Sitke stood clearly better in and then drew.
+
+    extract  read PGNs of Sitke's games (from `sitke match` or cutechess-cli, with the
+             engines' `{score/depth time}` comments), keep the games drawn by the 50-move
+             rule or the counting rule, and write the positions, Sitke to move, where
+             Sitke's own score was at least --min-score pawns with at least --before moves
+             still to play, five or more men on the board. Each game gives at most
+             --per-game positions, spread over the stretch it stood better. Games are split between the suite
+             and a held-back set by a hash of their moves, so a position never lands in
+             both and the split does not depend on the order of the files.
+
+                 python3 scripts/conversion_suite.py extract --out suite.epd \
+                     --held-back held.epd games.pgn [more.pgn ...]
+
+    reset    the same positions with the 50-move clock and any count set to 0, for the
+             second half of the measurement (how much of the loss the clock explains):
+
+                 python3 scripts/conversion_suite.py reset suite.epd > suite-reset.epd
+
+    report   from a PGN of the suite played with `-repeat` (every position once with each
+             engine on the better side), each engine's results when on the better side:
+
+                 python3 scripts/conversion_suite.py report --suite suite.epd games.pgn
+
+Needs pyffish (pip install pyffish), to replay the SAN moves of the PGNs.
+"""
+import argparse
+import hashlib
+import re
+import sys
+
+VARIANT = "sittuyin"
+DRAWN_BY_CLOCK = ("fifty moves", "fifty-move", "50-move", "counting rule")
+
+
+def games(paths):
+    """(tags, movetext) of every game in the PGN files."""
+    for path in paths:
+        text = open(path).read()
+        for chunk in re.split(r"\n(?=\[Event )", text):
+            if "[Event " not in chunk:
+                continue
+            tags = dict(re.findall(r'^\[(\w+) "((?:[^"\\]|\\.)*)"\]', chunk, re.M))
+            body = chunk.split("\n\n", 1)[1] if "\n\n" in chunk else ""
+            yield tags, body
+
+
+def moves_and_comments(body):
+    """The SAN moves with the comment after each (or None), and the last comment."""
+    tokens = re.findall(r"\{[^}]*\}|[^\s{}]+", body)
+    out, last = [], None
+    for t in tokens:
+        if t.startswith("{"):
+            last = t[1:-1]
+            if out and out[-1][1] is None:
+                out[-1] = (out[-1][0], last)
+        elif re.fullmatch(r"\d+\.+|1-0|0-1|1/2-1/2|\*", t):
+            continue
+        else:
+            out.append((re.sub(r"^\d+\.+", "", t), None))
+    return out, last
+
+
+def score_of(comment):
+    """The score in pawns of an engine comment like `+1.23/15 0.2s`, or None."""
+    if not comment:
+        return None
+    m = re.match(r"([+-]?)(M)?(\d+(?:\.\d+)?)/\d+", comment.strip())
+    if not m:
+        return None
+    v = 99.0 if m.group(2) else float(m.group(3))
+    return -v if m.group(1) == "-" else v
+
+
+def replay(ff, start, sans):
+    """The UCI moves of a SAN line from `start`, or None if one does not parse."""
+    fen, moves = start, []
+    for san in sans:
+        found = None
+        for m in ff.legal_moves(VARIANT, start, moves):
+            if ff.get_san(VARIANT, fen, m) == san:
+                found = m
+                break
+        if found is None:
+            return None
+        moves.append(found)
+        fen = ff.get_fen(VARIANT, start, moves)
+    return moves
+
+
+def men(fen):
+    return sum(c.isalpha() for c in fen.split("[")[0])
+
+
+def extract(args):
+    import pyffish as ff
+
+    suite, held, seen = [], [], set()
+    for tags, body in games(args.pgn):
+        if tags.get("Result") != "1/2-1/2":
+            continue
+        sans, last = moves_and_comments(body)
+        if not last or not any(k in last.lower() for k in DRAWN_BY_CLOCK):
+            continue
+        white_is_sitke = tags.get("White", "").lower().startswith(args.engine)
+        black_is_sitke = tags.get("Black", "").lower().startswith(args.engine)
+        if white_is_sitke == black_is_sitke:
+            continue
+        start = tags.get("FEN") or ff.start_fen(VARIANT)
+        moves = replay(ff, start, [s for s, _ in sans])
+        if moves is None:
+            print(f"skipping a game of round {tags.get('Round')}: a move does not parse", file=sys.stderr)
+            continue
+        white_first = start.split()[1] == "w"
+        candidates = []
+        for ply, (_, comment) in enumerate(sans):
+            white_moves = (ply % 2 == 0) == white_first
+            if white_moves != white_is_sitke or len(sans) - ply < 2 * args.before:
+                continue
+            s = score_of(comment)
+            if s is None or s < args.min_score:
+                continue
+            fen = ff.get_fen(VARIANT, start, moves[:ply])
+            if men(fen) >= 5 and fen not in seen:
+                candidates.append((ply, s, fen))
+        # Spread over the stretch the game stood better: its start, its end, between.
+        k = min(args.per_game, len(candidates))
+        picks = sorted({round(i * (len(candidates) - 1) / max(k - 1, 1)) for i in range(k)})
+        taken = []
+        for ply, s, fen in (candidates[i] for i in picks):
+            seen.add(fen)
+            taken.append(f'{fen} ; c0 "score {s:+.2f}, {len(sans) - ply} plies before a draw by the clock"')
+        digest = hashlib.sha256(" ".join(moves).encode()).digest()[0]
+        (held if digest < 256 * args.held_fraction else suite).extend(taken)
+    with open(args.out, "w") as f:
+        f.write("".join(line + "\n" for line in suite))
+    if args.held_back:
+        with open(args.held_back, "w") as f:
+            f.write("".join(line + "\n" for line in held))
+    print(f"{len(suite)} positions in {args.out}, {len(held)} held back", file=sys.stderr)
+
+
+def reset(args):
+    for line in open(args.epd):
+        fen, _, rest = line.rstrip("\n").partition(" ;")
+        f = fen.split()
+        if len(f) >= 6:
+            f[4] = "0"  # the 50-move clock, or while a count runs the plies counted
+        print(" ".join(f) + (" ;" + rest if rest else ""))
+
+
+def report(args):
+    better = {}
+    for line in open(args.suite):
+        fen = line.split(";")[0].split()
+        better[" ".join(fen[:4])] = fen[1]
+    tally = {}
+    for tags, _ in games(args.pgn):
+        fen = tags.get("FEN", "").split()
+        side = better.get(" ".join(fen[:4])) if fen else None
+        if side is None:
+            continue
+        player = tags["White"] if side == "w" else tags["Black"]
+        result = tags.get("Result")
+        won = result == ("1-0" if side == "w" else "0-1")
+        lost = result == ("0-1" if side == "w" else "1-0")
+        w, d, l = tally.get(player, (0, 0, 0))
+        tally[player] = (w + won, d + (not won and not lost), l + lost)
+    for player, (w, d, l) in sorted(tally.items()):
+        n = w + d + l
+        print(f"{player:24} on the better side: {n:4} games, won {w:4} ({100 * w / n:.1f}%), drew {d:4}, lost {l:4}")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    e = sub.add_parser("extract")
+    e.add_argument("pgn", nargs="+")
+    e.add_argument("--out", required=True)
+    e.add_argument("--held-back", help="the held-back set's file (never tune on it)")
+    e.add_argument("--held-fraction", type=float, default=0.25)
+    e.add_argument("--engine", default="sitke", help="the name (prefix) Sitke plays under")
+    e.add_argument("--min-score", type=float, default=1.0)
+    e.add_argument("--before", type=int, default=30, help="moves still to play, at least")
+    e.add_argument("--per-game", type=int, default=3)
+    r = sub.add_parser("reset")
+    r.add_argument("epd")
+    q = sub.add_parser("report")
+    q.add_argument("pgn", nargs="+")
+    q.add_argument("--suite", required=True)
+    args = p.parse_args()
+    {"extract": extract, "reset": reset, "report": report}[args.cmd](args)
+
+
+if __name__ == "__main__":
+    main()
