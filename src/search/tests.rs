@@ -108,3 +108,23 @@ fn a_constant_changes_the_search_that_is_given_it() {
     let reduced = search(MIDDLEGAME, depth, shallow);
     assert!(reduced.2 < base.2, "larger reductions, smaller tree: {} vs {}", reduced.2, base.2);
 }
+
+#[test]
+fn the_last_line_reported_leads_with_the_move_played_at_two_threads() {
+    // With two threads the vote may take a helper's move; the host must then see that
+    // helper's line last, not the main thread's. Which thread wins varies from run to run,
+    // so every bench position is searched at two depths (before the fix, a run
+    // failed within its first few searches).
+    let mut searcher = Searcher::new(16, 2);
+    for fen in super::bench::POSITIONS {
+        for depth in [7, 10] {
+            let pos = Position::from_fen(fen).unwrap();
+            searcher.clear();
+            let limits = Limits { depth: Some(depth), ..Limits::default() };
+            let mut last = None;
+            let r = searcher.search(&pos, &limits, &Control::new(), &mut |info| last = Some(info.pv.clone()));
+            let last = last.expect("a line was reported");
+            assert_eq!(last.first(), Some(&r.best), "{fen} at depth {depth}");
+        }
+    }
+}

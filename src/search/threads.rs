@@ -184,6 +184,7 @@ impl Searcher {
             accumulator_checks: self.accumulator_checks.clone(),
         };
         let (main_hist, helper_hists) = self.histories.split_first_mut().expect("at least one thread");
+        let mut last_reported = None;
         let outcomes: Vec<(Vec<super::worker::RootMove>, i32)> = std::thread::scope(|scope| {
             let handles: Vec<_> = helper_hists
                 .iter_mut()
@@ -198,7 +199,12 @@ impl Searcher {
                 })
                 .collect();
             let mut main = Worker::new(0, pos.clone(), main_hist, &shared, root.clone(), &reductions);
-            main.iterate(report);
+            main.iterate(&mut |info: &Info| {
+                if info.multipv == 1 {
+                    last_reported = info.pv.first().copied();
+                }
+                report(info)
+            });
             let main_done = start.elapsed();
             let mut all = vec![(main.root_moves, main.completed_depth)];
             for h in handles {
@@ -215,12 +221,31 @@ impl Searcher {
         });
         let best_idx = vote(&outcomes);
         let (rms, depth) = &outcomes[best_idx];
+        let multipv = self.multipv.max(1).min(rms.len());
+        // The host's last `info` must show the line behind `bestmove`: when the vote chose
+        // a helper, or a stopped iteration changed the main thread's move, the lines go out
+        // again.
+        if last_reported != Some(rms[0].mv) {
+            for (i, rm) in rms.iter().take(multipv).enumerate().filter(|(_, rm)| rm.value != -VALUE_INFINITE) {
+                report(&Info {
+                    depth: *depth as u32,
+                    seldepth: rm.sel_depth.max(1) as u32,
+                    multipv: i + 1,
+                    value: rm.value,
+                    bound: super::Bound::Exact,
+                    nodes: shared.total_nodes(),
+                    time: start.elapsed(),
+                    hashfull: self.tt.hashfull(),
+                    tbhits: shared.tbhits.load(std::sync::atomic::Ordering::Relaxed),
+                    pv: rm.pv.clone(),
+                });
+            }
+        }
         let best = &rms[0];
         let mut ponder = best.pv.get(1).copied().unwrap_or(Move::NONE);
         if ponder == Move::NONE {
             ponder = self.ponder_from_tt(pos, best.mv);
         }
-        let multipv = self.multipv.max(1).min(rms.len());
         SearchResult {
             best: best.mv,
             ponder,
