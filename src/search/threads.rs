@@ -227,18 +227,7 @@ impl Searcher {
         // again.
         if last_reported != Some(rms[0].mv) {
             for (i, rm) in rms.iter().take(multipv).enumerate().filter(|(_, rm)| rm.value != -VALUE_INFINITE) {
-                report(&Info {
-                    depth: *depth as u32,
-                    seldepth: rm.sel_depth.max(1) as u32,
-                    multipv: i + 1,
-                    value: rm.value,
-                    bound: super::Bound::Exact,
-                    nodes: shared.total_nodes(),
-                    time: start.elapsed(),
-                    hashfull: self.tt.hashfull(),
-                    tbhits: shared.tbhits.load(std::sync::atomic::Ordering::Relaxed),
-                    pv: rm.pv.clone(),
-                });
+                report(&shared.line_info(rm, i + 1, *depth, rm.value, super::Bound::Exact, shared.total_nodes()));
             }
         }
         let best = &rms[0];

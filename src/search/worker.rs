@@ -59,6 +59,22 @@ impl Shared<'_> {
     pub fn total_nodes(&self) -> u64 {
         self.nodes.iter().map(|c| c.0.load(Ordering::Relaxed)).sum()
     }
+
+    /// Root move `rm` as line `multipv` of an iteration of `depth`, for the host.
+    pub fn line_info(&self, rm: &RootMove, multipv: usize, depth: i32, value: i32, bound: Bound, nodes: u64) -> Info {
+        Info {
+            depth: depth as u32,
+            seldepth: rm.sel_depth.max(1) as u32,
+            multipv,
+            value,
+            bound,
+            nodes,
+            time: self.time.elapsed(),
+            hashfull: self.tt.hashfull(),
+            tbhits: self.tbhits.load(Ordering::Relaxed),
+            pv: rm.pv.clone(),
+        }
+    }
 }
 
 /// A root move with the results of its latest search.
@@ -359,25 +375,14 @@ impl<'a> Worker<'a> {
         let sh = self.shared;
         let multipv = sh.multipv.min(self.root_moves.len()).max(1);
         let nodes = sh.total_nodes().max(self.nodes);
-        let hashfull = sh.tt.hashfull();
         for (i, rm) in self.root_moves.iter().take(multipv).enumerate() {
             let searched = i <= self.pv_idx || bound == Bound::Exact;
             let value = if rm.value == -VALUE_INFINITE || !searched { rm.prev_value } else { rm.value };
             if value == -VALUE_INFINITE {
                 continue;
             }
-            report(&Info {
-                depth: depth as u32,
-                seldepth: rm.sel_depth.max(1) as u32,
-                multipv: i + 1,
-                value,
-                bound: if i == self.pv_idx { bound } else { Bound::Exact },
-                nodes,
-                time: sh.time.elapsed(),
-                hashfull,
-                tbhits: sh.tbhits.load(Ordering::Relaxed),
-                pv: rm.pv.clone(),
-            });
+            let line_bound = if i == self.pv_idx { bound } else { Bound::Exact };
+            report(&sh.line_info(rm, i + 1, depth, value, line_bound, nodes));
         }
     }
 }
