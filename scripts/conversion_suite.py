@@ -30,6 +30,8 @@ import hashlib
 import re
 import sys
 
+from suite_report import pgn_games
+
 VARIANT = "sittuyin"
 DRAWN_BY_CLOCK = ("fifty moves", "fifty-move", "50-move", "counting rule")
 
@@ -37,13 +39,7 @@ DRAWN_BY_CLOCK = ("fifty moves", "fifty-move", "50-move", "counting rule")
 def games(paths):
     """(tags, movetext) of every game in the PGN files."""
     for path in paths:
-        text = open(path).read()
-        for chunk in re.split(r"\n(?=\[Event )", text):
-            if "[Event " not in chunk:
-                continue
-            tags = dict(re.findall(r'^\[(\w+) "((?:[^"\\]|\\.)*)"\]', chunk, re.M))
-            body = chunk.split("\n\n", 1)[1] if "\n\n" in chunk else ""
-            yield tags, body
+        yield from pgn_games(open(path).read())
 
 
 def moves_and_comments(body):
@@ -74,19 +70,16 @@ def score_of(comment):
 
 
 def replay(ff, start, sans):
-    """The UCI moves of a SAN line from `start`, or None if one does not parse."""
-    fen, moves = start, []
+    """The FEN before each move of a SAN line from `start` and the one after the last, or
+    None if a move does not parse."""
+    fens = [start]
     for san in sans:
-        found = None
-        for m in ff.legal_moves(VARIANT, start, moves):
-            if ff.get_san(VARIANT, fen, m) == san:
-                found = m
-                break
+        fen = fens[-1]
+        found = next((m for m in ff.legal_moves(VARIANT, fen, []) if ff.get_san(VARIANT, fen, m) == san), None)
         if found is None:
             return None
-        moves.append(found)
-        fen = ff.get_fen(VARIANT, start, moves)
-    return moves
+        fens.append(ff.get_fen(VARIANT, fen, [found]))
+    return fens
 
 
 def men(fen):
@@ -108,8 +101,8 @@ def extract(args):
         if white_is_sitke == black_is_sitke:
             continue
         start = tags.get("FEN") or ff.start_fen(VARIANT)
-        moves = replay(ff, start, [s for s, _ in sans])
-        if moves is None:
+        fens = replay(ff, start, [s for s, _ in sans])
+        if fens is None:
             print(f"skipping a game of round {tags.get('Round')}: a move does not parse", file=sys.stderr)
             continue
         white_first = start.split()[1] == "w"
@@ -121,7 +114,7 @@ def extract(args):
             s = score_of(comment)
             if s is None or s < args.min_score:
                 continue
-            fen = ff.get_fen(VARIANT, start, moves[:ply])
+            fen = fens[ply]
             if men(fen) >= 5 and fen not in seen:
                 candidates.append((ply, s, fen))
         # Spread over the stretch the game stood better: its start, its end, between.
@@ -131,7 +124,7 @@ def extract(args):
         for ply, s, fen in (candidates[i] for i in picks):
             seen.add(fen)
             taken.append(f'{fen} ; c0 "score {s:+.2f}, {len(sans) - ply} plies before a draw by the clock"')
-        digest = hashlib.sha256(" ".join(moves).encode()).digest()[0]
+        digest = hashlib.sha256(" ".join(s for s, _ in sans).encode()).digest()[0]
         (held if digest < 256 * args.held_fraction else suite).extend(taken)
     with open(args.out, "w") as f:
         f.write("".join(line + "\n" for line in suite))

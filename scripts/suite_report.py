@@ -30,12 +30,18 @@ def ending(fen: str) -> str:
     return f"{w}v{b}"
 
 
-def games(text: str):
+def pgn_games(text: str):
+    """(tags, movetext) of each game of a PGN text that has a Result tag."""
     for chunk in re.split(r"\n(?=\[Event )", text):
         tags = dict(re.findall(r'^\[(\w+) "([^"]*)"\]', chunk, re.M))
         if "Result" not in tags:
             continue
-        comments = re.findall(r"\{([^}]*)\}", chunk)
+        yield tags, chunk.split("\n\n", 1)[1] if "\n\n" in chunk else ""
+
+
+def games(text: str):
+    for tags, movetext in pgn_games(text):
+        comments = re.findall(r"\{([^}]*)\}", movetext)
         tags["end"] = comments[-1] if comments else ""
         yield tags
 
