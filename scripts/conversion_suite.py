@@ -18,6 +18,13 @@
 
                  python3 scripts/conversion_suite.py reset suite.epd > suite-reset.epd
 
+    endings  which endings the games drawn by the clock reached, and which of them Sitke
+             stood better in (its score at least --min-score, --before moves before the
+             end): the material at the end, stronger side first, counted. It says which
+             endings tables or evaluation rules would serve most:
+
+                 python3 scripts/conversion_suite.py endings games.pgn [more.pgn ...]
+
     report   from a PGN of the suite played with `-repeat` (every position once with each
              engine on the better side), each engine's results when on the better side:
 
@@ -26,11 +33,12 @@
 Needs pyffish (pip install pyffish), to replay the SAN moves of the PGNs.
 """
 import argparse
+import collections
 import hashlib
 import re
 import sys
 
-from suite_report import pgn_games
+from suite_report import ending, pgn_games
 
 VARIANT = "sittuyin"
 DRAWN_BY_CLOCK = ("fifty moves", "fifty-move", "50-move", "counting rule")
@@ -75,7 +83,16 @@ def replay(ff, start, sans):
     fens = [start]
     for san in sans:
         fen = fens[-1]
-        found = next((m for m in ff.legal_moves(VARIANT, fen, []) if ff.get_san(VARIANT, fen, m) == san), None)
+        # Only moves to a square the SAN names can be it: far fewer SANs to compute.
+        squares = set(re.findall(r"[a-h][1-8]", san))
+        found = next(
+            (
+                m
+                for m in ff.legal_moves(VARIANT, fen, [])
+                if m[2:4] in squares and ff.get_san(VARIANT, fen, m) == san
+            ),
+            None,
+        )
         if found is None:
             return None
         fens.append(ff.get_fen(VARIANT, fen, [found]))
@@ -86,20 +103,56 @@ def men(fen):
     return sum(c.isalpha() for c in fen.split("[")[0])
 
 
-def extract(args):
-    import pyffish as ff
-
-    suite, held, seen = [], [], set()
-    for tags, body in games(args.pgn):
+def drawn_by_clock(paths, engine):
+    """(tags, SAN moves with comments, white_is_sitke) of each game Sitke drew by the 50-move
+    rule or the count."""
+    for tags, body in games(paths):
         if tags.get("Result") != "1/2-1/2":
             continue
         sans, last = moves_and_comments(body)
         if not last or not any(k in last.lower() for k in DRAWN_BY_CLOCK):
             continue
-        white_is_sitke = tags.get("White", "").lower().startswith(args.engine)
-        black_is_sitke = tags.get("Black", "").lower().startswith(args.engine)
-        if white_is_sitke == black_is_sitke:
+        white_is_sitke = tags.get("White", "").lower().startswith(engine)
+        if white_is_sitke == tags.get("Black", "").lower().startswith(engine):
             continue
+        yield tags, sans, white_is_sitke
+
+
+def endings(args):
+    import pyffish as ff
+
+    tally = collections.Counter()
+    better = collections.Counter()
+    n = 0
+    for tags, sans, white_is_sitke in drawn_by_clock(args.pgn, args.engine):
+        start = tags.get("FEN") or ff.start_fen(VARIANT)
+        fens = replay(ff, start, [s for s, _ in sans])
+        if fens is None:
+            continue
+        n += 1
+        white_first = start.split()[1] == "w"
+        # Sitke's last score at least --before moves before the end.
+        ours = [
+            score_of(c)
+            for ply, (_, c) in enumerate(sans[: max(len(sans) - 2 * args.before, 0)])
+            if ((ply % 2 == 0) == white_first) == white_is_sitke
+        ]
+        ours = [s for s in ours if s is not None]
+        name = ending(fens[-1])
+        tally[name] += 1
+        if ours and ours[-1] >= args.min_score:
+            better[name] += 1
+    print(f"{n} games drawn by the clock; {sum(better.values())} with Sitke at +{args.min_score:.2f} or better {args.before} moves before the end")
+    print(f"{'ending':12} {'games':>6} {'Sitke better':>13}")
+    for name, k in tally.most_common():
+        print(f"{name:12} {k:6} {better[name]:13}")
+
+
+def extract(args):
+    import pyffish as ff
+
+    suite, held, seen = [], [], set()
+    for tags, sans, white_is_sitke in drawn_by_clock(args.pgn, args.engine):
         start = tags.get("FEN") or ff.start_fen(VARIANT)
         fens = replay(ff, start, [s for s, _ in sans])
         if fens is None:
@@ -177,13 +230,18 @@ def main():
     e.add_argument("--min-score", type=float, default=1.0)
     e.add_argument("--before", type=int, default=30, help="moves still to play, at least")
     e.add_argument("--per-game", type=int, default=3)
+    d = sub.add_parser("endings")
+    d.add_argument("pgn", nargs="+")
+    d.add_argument("--engine", default="sitke", help="the name (prefix) Sitke plays under")
+    d.add_argument("--min-score", type=float, default=1.0)
+    d.add_argument("--before", type=int, default=30, help="moves before the end")
     r = sub.add_parser("reset")
     r.add_argument("epd")
     q = sub.add_parser("report")
     q.add_argument("pgn", nargs="+")
     q.add_argument("--suite", required=True)
     args = p.parse_args()
-    {"extract": extract, "reset": reset, "report": report}[args.cmd](args)
+    {"extract": extract, "endings": endings, "reset": reset, "report": report}[args.cmd](args)
 
 
 if __name__ == "__main__":
