@@ -43,7 +43,9 @@ fn searches_with_a_net_keep_the_accumulators_in_step() {
             // Every node is entered by a make (or a null move) and left by an unmake, and
             // each of those was checked.
             let checked = checks.load(Ordering::Relaxed) - before;
-            assert!(r.nodes > 1000 && checked >= 2 * r.nodes, "{fen}: {checked} checks, {} nodes", r.nodes);
+            // The floor only says the search ran: a loaded machine once left a two-thread
+            // search of the rook ending at 637 nodes.
+            assert!(r.nodes > 300 && checked >= 2 * r.nodes, "{fen}: {checked} checks, {} nodes", r.nodes);
         }
     }
 }
