@@ -1,8 +1,8 @@
 //! The accumulators of a search: one pair per ply, updated move by move.
 //!
-//! A move changes at most four inputs per perspective (a piece leaves a square, it or a met
-//! arrives, a captured piece leaves, a hand loses its top piece), so the child's pair is
-//! the parent's plus and minus a few weight columns instead of a refresh. Nothing in
+//! A move changes at most three inputs per perspective (a piece leaves a square or the top
+//! of a hand, it or a met arrives, a captured piece leaves), so the child's pair is the
+//! parent's plus and minus a few weight columns, in one pass, instead of a refresh. Nothing in
 //! Sittuyin's inputs ever forces a refresh (there are no king buckets): only the root is
 //! computed from scratch.
 
@@ -28,22 +28,24 @@ impl Input {
     }
 }
 
-/// The inputs `m` switches on and off in `pos` (before it is played).
-fn changes(pos: &Position, m: Move) -> ([Option<Input>; 2], [Option<Input>; 2]) {
+/// The inputs `m` switches on and off in `pos` (before it is played): every move switches
+/// one on (the piece, or the met, where it lands) and one off (the piece where it stood, or
+/// the top of the hand for a drop), and a capture one more off.
+fn changes(pos: &Position, m: Move) -> (Input, Input, Option<Input>) {
     let us = pos.side_to_move();
     let to = m.to();
     match m.kind() {
         MoveKind::Drop => {
             let pt = m.drop_piece();
             let k = pos.hand_count(us, pt);
-            ([Some(Input::Board(Piece::new(us, pt), to)), None], [Some(Input::Hand(us, pt, k)), None])
+            (Input::Board(Piece::new(us, pt), to), Input::Hand(us, pt, k), None)
         }
         kind => {
             let from = m.from();
             let piece = pos.piece_on(from).expect("a board move starts on a piece");
             let arrives = if kind == MoveKind::Promotion { Piece::new(us, PieceType::Met) } else { piece };
             let captured = if to != from { pos.piece_on(to).map(|c| Input::Board(c, to)) } else { None };
-            ([Some(Input::Board(arrives, to)), None], [Some(Input::Board(piece, from)), captured])
+            (Input::Board(arrives, to), Input::Board(piece, from), captured)
         }
     }
 }
@@ -89,19 +91,14 @@ impl AccumulatorStack {
     /// Pushes the pair after `m`, given the position before it.
     pub fn push_move(&mut self, pos: &Position, m: Move) {
         assert!(self.top < self.capacity, "accumulator stack overflow");
-        let (adds, subs) = changes(pos, m);
+        let (add, sub, captured) = changes(pos, m);
         let n = self.net.hidden();
         let (parent, child) = self.acc.split_at_mut((self.top + 1) * 2 * n);
         let parent = &parent[self.top * 2 * n..];
         for c in Color::ALL {
             let dst = &mut child[c.index() * n..(c.index() + 1) * n];
-            dst.copy_from_slice(&parent[c.index() * n..(c.index() + 1) * n]);
-            for i in adds.iter().flatten() {
-                self.net.add_feature(dst, i.index(c));
-            }
-            for i in subs.iter().flatten() {
-                self.net.sub_feature(dst, i.index(c));
-            }
+            let src = &parent[c.index() * n..(c.index() + 1) * n];
+            self.net.update(src, dst, add.index(c), sub.index(c), captured.map(|i| i.index(c)));
         }
         self.top += 1;
     }
