@@ -15,8 +15,9 @@ import argparse
 import collections
 import struct
 
+from suite_report import ORDER
+
 TYPES = "PNSFRK"  # the record's piece type codes 0..5
-ORDER = "KRSNFP"
 VALUE = {"K": 0, "R": 10, "N": 6, "S": 6, "F": 3, "P": 2}
 
 
@@ -50,7 +51,7 @@ def side(letters):
 
 def name(strong, weak, by):
     if by == "ending":
-        return f"K{side(strong)}vK{side(weak)}".replace("KK", "K")
+        return f"{side(strong)}v{side(weak)}"
     extra, missing = list(strong), [c for c in weak if c != "P"]
     for c in list(missing):
         if c in extra:

@@ -147,9 +147,10 @@ impl Network {
         }
     }
 
-    /// Takes input `f` out of an accumulator.
-    #[inline(always)]
-    pub fn sub_feature(&self, acc: &mut [i16], f: usize) {
+    /// Takes input `f` out of an accumulator: the one-at-a-time reference the tests check
+    /// `update` against (the search updates through `update` alone).
+    #[cfg(test)]
+    fn sub_feature(&self, acc: &mut [i16], f: usize) {
         debug_assert!(f < INPUTS);
         for (a, w) in acc.iter_mut().zip(self.column(f)) {
             *a = a.wrapping_sub(*w);
