@@ -25,8 +25,19 @@
 
                  python3 scripts/conversion_suite.py endings games.pgn [more.pgn ...]
 
+    play     the measurement in one command: every position once, Sitke on the better side
+             (turned with orient_suite.py where its colour needs it), with the clocks as
+             they were (--clock real) or set to 0 (--clock reset), against an opponent given
+             as `sitke match` engine options; then the report. Resumable: a finished PGN is
+             not played again.
+
+                 python3 scripts/conversion_suite.py play --suite scripts/suites/conversion.epd \
+                     --clock real --out data/conv-real \
+                     --opponent "cmd=/path/to/fairy-stockfish name=fsf option.Use NNUE=false"
+
     report   from a PGN of the suite played with `-repeat` (every position once with each
-             engine on the better side), each engine's results when on the better side:
+             engine on the better side), or by `play`, each engine's results when on the
+             better side, and how its draws ended:
 
                  python3 scripts/conversion_suite.py report --suite suite.epd games.pgn
 
@@ -35,9 +46,13 @@ Needs pyffish (pip install pyffish), to replay the SAN moves of the PGNs.
 import argparse
 import collections
 import hashlib
+import os
 import re
+import shlex
+import subprocess
 import sys
 
+from orient_suite import rotate
 from suite_report import ending, pgn_games
 
 VARIANT = "sittuyin"
@@ -187,24 +202,49 @@ def extract(args):
     print(f"{len(suite)} positions in {args.out}, {len(held)} held back", file=sys.stderr)
 
 
+def reset_line(line):
+    """A suite line with the 50-move clock (or, while a count runs, the plies counted) at 0."""
+    fen, _, rest = line.rstrip("\n").partition(" ;")
+    f = fen.split()
+    if len(f) >= 6:
+        f[4] = "0"
+    return " ".join(f) + (" ;" + rest if rest else "")
+
+
 def reset(args):
     for line in open(args.epd):
-        fen, _, rest = line.rstrip("\n").partition(" ;")
-        f = fen.split()
-        if len(f) >= 6:
-            f[4] = "0"  # the 50-move clock, or while a count runs the plies counted
-        print(" ".join(f) + (" ;" + rest if rest else ""))
+        print(reset_line(line))
+
+
+def draw_kind(body):
+    """How a drawn game ended, from the last comment: `fifty moves`, `counting`, ..."""
+    _, last = moves_and_comments(body)
+    last = (last or "").lower()
+    for key, name in (("fifty", "50-move"), ("counting", "counting"), ("repetition", "repetition"),
+                      ("insufficient", "insufficient"), ("stalemate", "stalemate")):
+        if key in last:
+            return name
+    return "other"
+
+
+def position_key(fen):
+    """A FEN's board, hand (in any order), side to move and the next two fields."""
+    f = fen.split()
+    board, _, hand = f[0].partition("[")
+    return " ".join([board + "[" + "".join(sorted(hand.rstrip("]"))) + "]"] + f[1:4])
 
 
 def report(args):
     better = {}
     for line in open(args.suite):
-        fen = line.split(";")[0].split()
-        better[" ".join(fen[:4])] = fen[1]
+        if line.strip():
+            fen = line.split(";")[0]
+            better[position_key(fen)] = fen.split()[1]
     tally = {}
-    for tags, _ in games(args.pgn):
-        fen = tags.get("FEN", "").split()
-        side = better.get(" ".join(fen[:4])) if fen else None
+    kinds = collections.defaultdict(collections.Counter)
+    for tags, body in games(args.pgn):
+        fen = tags.get("FEN", "")
+        side = better.get(position_key(fen)) if fen else None
         if side is None:
             continue
         player = tags["White"] if side == "w" else tags["Black"]
@@ -213,9 +253,43 @@ def report(args):
         lost = result == ("0-1" if side == "w" else "1-0")
         w, d, l = tally.get(player, (0, 0, 0))
         tally[player] = (w + won, d + (not won and not lost), l + lost)
+        if not won and not lost:
+            kinds[player][draw_kind(body)] += 1
     for player, (w, d, l) in sorted(tally.items()):
         n = w + d + l
         print(f"{player:24} on the better side: {n:4} games, won {w:4} ({100 * w / n:.1f}%), drew {d:4}, lost {l:4}")
+        if kinds[player]:
+            print(f"{'':24} draws: " + ", ".join(f"{k} {v}" for k, v in kinds[player].most_common()))
+
+
+def play(args):
+    lines = [line.strip() for line in open(args.suite) if line.strip() and not line.startswith("#")]
+    if args.clock == "reset":
+        lines = [reset_line(line) for line in lines]
+    # Game i gives `sitke match`'s first engine White when i is even: turn each position so
+    # that its side to move (the better side) is Sitke's colour in its slot.
+    oriented = []
+    for i, line in enumerate(lines):
+        fen = line.split(";")[0].strip()
+        wanted = "w" if i % 2 == 0 else "b"
+        oriented.append(fen if fen.split()[1] == wanted else rotate(fen))
+    epd, pgn = args.out + ".epd", args.out + ".pgn"
+    os.makedirs(os.path.dirname(os.path.abspath(epd)), exist_ok=True)
+    with open(epd, "w") as f:
+        f.write("".join(fen + "\n" for fen in oriented))
+    done = sum(1 for _ in games([pgn])) if os.path.exists(pgn) else 0
+    if done < len(oriented):
+        if os.path.exists(pgn):
+            os.remove(pgn)  # an interrupted run is played again whole: the slots must line up
+        sitke = ["cmd=" + args.sitke, "name=" + args.name] + [f"option.{o}" for o in args.sitke_option]
+        cmd = [args.sitke, "match", "-engine", *sitke, "-engine", *shlex.split(args.opponent),
+               "-each", f"tc={args.tc}", "-games", "1", "-rounds", str(len(oriented)),
+               "-concurrency", str(args.concurrency), "-openings", f"file={epd}", "format=epd",
+               "order=sequential", "-pgnout", pgn]
+        print("+ " + shlex.join(cmd), file=sys.stderr)
+        subprocess.run(cmd, check=True)
+    args.pgn, args.suite = [pgn], epd
+    report(args)
 
 
 def main():
@@ -240,8 +314,18 @@ def main():
     q = sub.add_parser("report")
     q.add_argument("pgn", nargs="+")
     q.add_argument("--suite", required=True)
+    g = sub.add_parser("play")
+    g.add_argument("--suite", required=True)
+    g.add_argument("--clock", choices=["real", "reset"], required=True)
+    g.add_argument("--out", required=True, help="the PGN and the turned EPD are OUT.pgn and OUT.epd")
+    g.add_argument("--opponent", required=True, help='engine options of `sitke match`: "cmd=PATH name=NAME ..."')
+    g.add_argument("--sitke", default="target/release/sitke")
+    g.add_argument("--name", default="sitke", help="the name Sitke plays under")
+    g.add_argument("--sitke-option", action="append", default=[], help="NAME=VALUE, a UCI option")
+    g.add_argument("--tc", default="10+0.1")
+    g.add_argument("--concurrency", type=int, default=2)
     args = p.parse_args()
-    {"extract": extract, "endings": endings, "reset": reset, "report": report}[args.cmd](args)
+    {"extract": extract, "endings": endings, "reset": reset, "report": report, "play": play}[args.cmd](args)
 
 
 if __name__ == "__main__":
