@@ -33,7 +33,7 @@
 
                  python3 scripts/conversion_suite.py play --suite scripts/suites/conversion.epd \
                      --clock real --out data/conv-real \
-                     --opponent "cmd=/path/to/fairy-stockfish name=fsf option.Use NNUE=false"
+                     --opponent "cmd=/path/to/fairy-stockfish name=fsf 'option.Use NNUE=false'"
 
     report   from a PGN of the suite played with `-repeat` (every position once with each
              engine on the better side), or by `play`, each engine's results when on the
