@@ -8,6 +8,7 @@ use std::collections::VecDeque;
 use std::fmt;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -113,6 +114,9 @@ pub struct Engine {
     stdin: ChildStdin,
     events: Receiver<Event>,
     recent: Arc<Mutex<VecDeque<String>>>,
+    /// Set once the stderr reader has read to the end (from the start when stderr is not
+    /// piped), so that a crash's last words are in `recent` before they are logged.
+    stderr_done: Arc<AtomicBool>,
     /// Whether the process must be replaced before its next game.
     broken: bool,
     closed: bool,
@@ -174,19 +178,24 @@ impl Engine {
             }
             let _ = tx.send(Event::Closed);
         });
+        let stderr_done = Arc::new(AtomicBool::new(true));
         if let Some(stderr) = child.stderr.take() {
             let name = config.name.clone();
             let seen = recent.clone();
+            stderr_done.store(false, Ordering::Release);
+            let done = stderr_done.clone();
             std::thread::spawn(move || {
                 for line in BufReader::new(stderr).lines() {
                     let Ok(line) = line else { break };
                     log::debug!(target: "engine", "{name} stderr: {line}");
                     remember(&seen, format!("(stderr) {line}"));
                 }
+                done.store(true, Ordering::Release);
             });
         }
         let stdin = child.stdin.take().expect("stdin is piped");
-        let mut engine = Engine { config: config.clone(), child, stdin, events, recent, broken: false, closed: false };
+        let mut engine =
+            Engine { config: config.clone(), child, stdin, events, recent, stderr_done, broken: false, closed: false };
         engine.handshake(variant).inspect_err(|_| engine.kill())?;
         Ok(engine)
     }
@@ -385,6 +394,17 @@ impl Engine {
 
     /// The last lines the engine printed, oldest first.
     pub fn recent_output(&self) -> Vec<String> {
+        // A crashed engine's stdout and stderr close together, but their readers race: give
+        // the stderr reader a moment to take in the last lines (on a loaded machine the
+        // crash message was missing from the log).
+        if self.closed {
+            for _ in 0..100 {
+                if self.stderr_done.load(Ordering::Acquire) {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
         self.recent.lock().map(|r| r.iter().cloned().collect()).unwrap_or_default()
     }
 
