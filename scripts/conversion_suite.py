@@ -52,7 +52,7 @@ import shlex
 import subprocess
 import sys
 
-from orient_suite import rotate
+from orient_suite import orient
 from suite_report import ending, pgn_games
 
 VARIANT = "sittuyin"
@@ -266,13 +266,8 @@ def play(args):
     lines = [line.strip() for line in open(args.suite) if line.strip() and not line.startswith("#")]
     if args.clock == "reset":
         lines = [reset_line(line) for line in lines]
-    # Game i gives `sitke match`'s first engine White when i is even: turn each position so
-    # that its side to move (the better side) is Sitke's colour in its slot.
-    oriented = []
-    for i, line in enumerate(lines):
-        fen = line.split(";")[0].strip()
-        wanted = "w" if i % 2 == 0 else "b"
-        oriented.append(fen if fen.split()[1] == wanted else rotate(fen))
+    # The side to move is the better side: Sitke's, as `sitke match`'s first engine.
+    oriented = orient(lines, "stm")
     epd, pgn = args.out + ".epd", args.out + ".pgn"
     os.makedirs(os.path.dirname(os.path.abspath(epd)), exist_ok=True)
     with open(epd, "w") as f:

@@ -43,21 +43,30 @@ def material(fen: str, colour: str) -> int:
     return sum(VALUES[c.lower()] for c in board if c.isalpha() and (c.isupper() == (colour == "w")))
 
 
+def orient(lines, winner_rule: str) -> list:
+    """The FENs of the suite lines, line i turned where needed so that the side the rule
+    names (stm, other, weaker) has slot i's colour (White when i is even)."""
+    out = []
+    for i, line in enumerate(lines):
+        fen = line.split(";")[0].strip()
+        stm = fen.split()[1]
+        other = "b" if stm == "w" else "w"
+        if winner_rule == "weaker":
+            winner = other if material(fen, other) < material(fen, stm) else stm
+        else:
+            winner = stm if winner_rule == "stm" else other
+        wanted = "w" if i % 2 == 0 else "b"
+        out.append(fen if winner == wanted else rotate(fen))
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--winner", choices=["stm", "other", "weaker"], required=True)
     args = ap.parse_args()
     lines = [line.strip() for line in sys.stdin if line.strip() and not line.startswith("#")]
-    for i, line in enumerate(lines):
-        fen = line.split(";")[0].strip()
-        stm = fen.split()[1]
-        other = "b" if stm == "w" else "w"
-        if args.winner == "weaker":
-            winner = other if material(fen, other) < material(fen, stm) else stm
-        else:
-            winner = stm if args.winner == "stm" else other
-        wanted = "w" if i % 2 == 0 else "b"
-        print(fen if winner == wanted else rotate(fen))
+    for fen in orient(lines, args.winner):
+        print(fen)
 
 
 if __name__ == "__main__":
