@@ -178,11 +178,10 @@ impl Engine {
             }
             let _ = tx.send(Event::Closed);
         });
-        let stderr_done = Arc::new(AtomicBool::new(true));
+        let stderr_done = Arc::new(AtomicBool::new(child.stderr.is_none()));
         if let Some(stderr) = child.stderr.take() {
             let name = config.name.clone();
             let seen = recent.clone();
-            stderr_done.store(false, Ordering::Release);
             let done = stderr_done.clone();
             std::thread::spawn(move || {
                 for line in BufReader::new(stderr).lines() {
