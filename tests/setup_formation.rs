@@ -94,9 +94,8 @@ fn builds_sound_formations(searcher: &mut Searcher) {
             // Behind the pawns: an own pawn on the king's file stands further forward. The
             // pawn line is stepped (White's a-d pawns on the third rank, e-h on the fourth),
             // so the third rank is behind the pawns on the side where they stand higher.
-            let mut pawns = pos.pieces(c, PieceType::Pawn).into_iter();
-            let shield = Iterator::any(&mut pawns, |p| p.file() == k.file() && p.relative_rank(c) > k.relative_rank(c));
-            assert!(shield, "{c:?} king in front of the pawns: {fen}");
+            let shield = pos.pieces(c, PieceType::Pawn) & Bitboard::file(k.file()) & Bitboard::ranks_ahead(c, k);
+            assert!(shield.any(), "{c:?} king in front of the pawns: {fen}");
             // Not left alone: an own piece beside it (a khon, the met or a knight; each
             // covers squares an attacker would use).
             let beside: Bitboard = attacks::king(k) & pos.pieces_of_color(c);
