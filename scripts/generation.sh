@@ -108,8 +108,8 @@ net=$(sed -n 's/^train: wrote \(.*\.nnue\) (sitke-[0-9a-f]*) and .*/\1/p' "$log"
 [ -f "$net" ] || die "training wrote no net (see $log)"
 say "candidate: $net"
 
-# 3. The gate: the candidate against the built-in net, the same binary. A PGN of a
-# finished SPRT is kept; an interrupted one is played again from the start.
+# 3. The gate: the candidate against the built-in net, the same binary. An interrupted
+# SPRT goes on from the games in its PGN (`-resume`), as an uninterrupted one would have.
 sprt=data/sprt-gen$GEN.log
 if ! grep -q 'H[01] was accepted' "$sprt" 2>/dev/null; then
   say "3/4 SPRT [0, 10] at $TC, at most $((2 * ROUNDS)) games, setups of -srand $SRAND"
@@ -118,7 +118,7 @@ if ! grep -q 'H[01] was accepted' "$sprt" 2>/dev/null; then
     -concurrency "$CONCURRENCY" -openings random plies=8 -srand "$SRAND" \
     -sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 \
     -draw movenumber=40 movecount=8 score=10 -resign movecount=4 score=1000 \
-    -pgnout "data/sprt-gen$GEN.pgn" | tee "$sprt"
+    -pgnout "data/sprt-gen$GEN.pgn" -resume | tee -a "$sprt"
 fi
 if grep -q 'H1 was accepted' "$sprt"; then
   say "4/4 H1 accepted: building in $net"

@@ -68,3 +68,66 @@ fn sitke_vs_sjaakii() {
     require(&[Sjaakii, Pyffish]);
     play("sitke-vs-sjaak", &format!("cmd={SJAAK} arg=-uci name=Sjaak depth=2 tc=20+0.2"));
 }
+
+/// The games of a PGN file, each as its text, in file order.
+fn pgn_games(path: &std::path::Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).expect("the PGN file");
+    text.split("[Event ").filter(|g| !g.trim().is_empty()).map(|g| format!("[Event {g}")).collect()
+}
+
+/// The movetext of a game without the comments (which hold times).
+fn moves_of(game: &str) -> String {
+    let body = game.split("\n\n").nth(1).expect("movetext");
+    let mut out = String::new();
+    let mut depth = 0;
+    for c in body.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn a_resumed_match_ends_as_an_uninterrupted_one() {
+    let dir = scratch("resume");
+    let (full, cut) = (dir.join("full.pgn"), dir.join("cut.pgn"));
+    // Fixed nodes and one thread: each game is the same whenever it is played.
+    let line = |pgn: &std::path::Path, extra: &str| {
+        args(&format!(
+            "-engine {} -engine {} -each option.Threads=1 -games 2 -rounds 2 -repeat -maxmoves 30 \
+             -openings random plies=8 -srand 21 -pgnout {} {extra}",
+            sitke("A"),
+            sitke("B"),
+            pgn.display()
+        ))
+    };
+    let run = sitke_match(&line(&full, ""));
+    assert!(run.success, "{}\n{}", run.stdout, run.stderr);
+    let games = pgn_games(&full);
+    assert_eq!(games.len(), 4, "{}", run.stdout);
+
+    // Cut off after two finished games and a third half written.
+    let half = &games[2][..games[2].len() / 2];
+    std::fs::write(&cut, format!("{}{}{half}", games[0], games[1])).unwrap();
+    let resumed = sitke_match(&line(&cut, "-resume"));
+    assert!(resumed.success, "{}\n{}", resumed.stdout, resumed.stderr);
+    assert!(resumed.stdout.contains("Resumed 2 finished games from"), "{}", resumed.stdout);
+    let played: Vec<u64> = finished_games(&resumed.stdout).into_keys().collect();
+    assert_eq!(played, vec![3, 4], "{}", resumed.stdout);
+    assert_eq!(final_score(&resumed.stdout), final_score(&run.stdout), "{}\n{}", run.stdout, resumed.stdout);
+    let after: Vec<String> = pgn_games(&cut).iter().map(|g| moves_of(g)).collect();
+    let whole: Vec<String> = games.iter().map(|g| moves_of(g)).collect();
+    assert_eq!(after, whole, "the same games, move for move, and the half game cut off");
+
+    // All played: a second resume plays nothing; another seed is refused.
+    let again = sitke_match(&line(&cut, "-resume"));
+    assert!(again.success && finished_games(&again.stdout).is_empty(), "{}", again.stdout);
+    let other = sitke_match(
+        &line(&cut, "-resume").into_iter().map(|a| if a == "21" { "22".into() } else { a }).collect::<Vec<_>>(),
+    );
+    assert!(!other.success && other.stderr.contains("-srand"), "{}", other.stderr);
+}

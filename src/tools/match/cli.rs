@@ -126,6 +126,8 @@ pub struct MatchConfig {
     pub maxmoves: Option<u32>,
     /// Seed for shuffled and random openings (`-srand`).
     pub srand: Option<u64>,
+    /// Go on from the games already in the PGN file (`-resume`, not in cutechess-cli).
+    pub resume: bool,
     /// Print the Elo (and SPRT) lines every this many games (`-ratinginterval`, 0: only
     /// at the end).
     pub rating_interval: u32,
@@ -390,6 +392,8 @@ Options:
   -draw movenumber=N movecount=N score=CP
   -maxmoves N                 a draw after N moves of each side
   -srand N                    seed of the openings (printed when not given)
+  -resume                     go on from the finished games in the -pgnout file, as an
+                              uninterrupted run would (needs the same -srand)
   -ratinginterval N           the Elo lines every N games (0: at the end)
   -event TEXT  -site TEXT     PGN tags
   -wait MS                    pause between games
@@ -424,6 +428,7 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
         draw: None,
         maxmoves: None,
         srand: None,
+        resume: false,
         rating_interval: 10,
         event: "?".to_string(),
         site: "?".to_string(),
@@ -500,6 +505,10 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
             "-draw" => cfg.draw = Some(parse_draw(values)?),
             "-maxmoves" => cfg.maxmoves = Some(number("-maxmoves", one()?)?),
             "-srand" => cfg.srand = Some(number("-srand", one()?)?),
+            "-resume" => {
+                none()?;
+                cfg.resume = true;
+            }
             "-ratinginterval" => cfg.rating_interval = number("-ratinginterval", one()?)?,
             "-event" => cfg.event = values.join(" "),
             "-site" => cfg.site = values.join(" "),
@@ -520,7 +529,7 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
                 return Err(format!(
                     "option {opt} is not supported by sitke match; supported: -engine -each \
                      -variant -games -rounds -repeat -concurrency -openings -pgnout -sprt \
-                     -resign -draw -maxmoves -srand -ratinginterval -event -site -debug \
+                     -resign -draw -maxmoves -srand -resume -ratinginterval -event -site -debug \
                      -recover -wait -tournament"
                 ));
             }

@@ -160,6 +160,15 @@ impl GameRecord {
             Some(_) => 0,
         }
     }
+
+    /// The game as the match's tally counts it.
+    pub fn played(&self) -> super::resume::PlayedGame {
+        super::resume::PlayedGame {
+            number: self.number,
+            first_is_white: self.first_is_white,
+            first_half_points: self.first_half_points(),
+        }
+    }
 }
 
 /// The match's adjudication settings.

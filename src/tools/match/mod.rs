@@ -12,6 +12,7 @@ pub mod engine;
 pub mod game;
 pub mod openings;
 pub mod pgn;
+pub mod resume;
 pub mod stats;
 
 use crate::board::Color;
@@ -19,6 +20,7 @@ use cli::{MatchConfig, VARIANT};
 use engine::Engine;
 use game::{Adjudication, GameRecord, GameSpec};
 use openings::OpeningBook;
+use resume::PlayedGame;
 use stats::{EloEstimate, Pentanomial, Sample, SprtState, Wdl};
 use std::collections::HashMap;
 use std::io::Write;
@@ -65,8 +67,8 @@ struct Tally {
 }
 
 impl Tally {
-    fn add(&mut self, rec: &GameRecord, paired: bool) {
-        let half = rec.first_half_points();
+    fn add(&mut self, rec: &PlayedGame, paired: bool) {
+        let half = rec.first_half_points;
         let bump = |w: &mut Wdl, half: usize| match half {
             2 => w.wins += 1,
             1 => w.draws += 1,
@@ -75,11 +77,7 @@ impl Tally {
         bump(&mut self.total, half);
         let side = if rec.first_is_white { Color::White } else { Color::Black };
         bump(&mut self.first_as[side.index()], half);
-        let white_half = match rec.result.winner {
-            None => 1,
-            Some(Color::White) => 2,
-            Some(Color::Black) => 0,
-        };
+        let white_half = if rec.first_is_white { half } else { 2 - half };
         bump(&mut self.white_view, white_half);
         if paired {
             let pair = (rec.number - 1) / 2;
@@ -132,6 +130,8 @@ fn sprt_line(sprt: &stats::Sprt, llr: f64, state: SprtState) -> String {
 struct Worker<'a> {
     cfg: &'a MatchConfig,
     book: &'a OpeningBook,
+    /// The indices of the games still to play, taken in order through `next`.
+    schedule: &'a [u64],
     next: &'a AtomicU64,
     stop: &'a AtomicBool,
     restart_failures: &'a [AtomicU32; 2],
@@ -143,10 +143,9 @@ impl Worker<'_> {
         let rules = Adjudication { resign: self.cfg.resign, draw: self.cfg.draw, maxmoves: self.cfg.maxmoves };
         let mut played = 0u64;
         while !self.stop.load(Ordering::Relaxed) {
-            let index = self.next.fetch_add(1, Ordering::Relaxed);
-            if index >= self.cfg.total_games() {
+            let Some(&index) = self.schedule.get(self.next.fetch_add(1, Ordering::Relaxed) as usize) else {
                 break;
-            }
+            };
             // Colours alternate; with -repeat both games of a pair share the opening.
             let first_is_white = index.is_multiple_of(2);
             let opening = self.book.get(if self.cfg.repeat { index / 2 } else { index });
@@ -248,7 +247,12 @@ pub fn play(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, String> {
         ),
         None => None,
     };
-    let workers = (cfg.concurrency as u64).min(cfg.total_games()) as usize;
+    let resumed = if cfg.resume { resume::load(cfg, &book)? } else { Vec::new() };
+    let schedule: Vec<u64> = {
+        let done: std::collections::HashSet<u64> = resumed.iter().map(|g| g.number - 1).collect();
+        (0..cfg.total_games()).filter(|i| !done.contains(i)).collect()
+    };
+    let workers = cfg.concurrency.min(schedule.len());
     let mut sets = Vec::new();
     for _ in 0..workers {
         let mut set = [None, None];
@@ -273,6 +277,21 @@ pub fn play(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, String> {
     let stop = AtomicBool::new(false);
     let restart_failures = [AtomicU32::new(0), AtomicU32::new(0)];
     let mut sprt_state = None;
+    if !resumed.is_empty() {
+        resumed.iter().for_each(|g| tally.add(g, paired));
+        let file = cfg.pgnout.as_ref().map(|(p, _)| p.display().to_string()).unwrap_or_default();
+        say(out, &format!("Resumed {} finished games from {file}", resumed.len()));
+        say(out, &Tally::score_line(&format!("Score of {first} vs {second}"), &tally.total));
+        if let Some(sprt) = &cfg.sprt {
+            // A test that had decided before the cut plays no more games.
+            let llr = sprt.llr(&tally.sample(paired));
+            let state = sprt.state(llr);
+            if state != SprtState::Continue {
+                sprt_state = Some(state);
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+    }
     let mut fatal = None;
     let (tx, rx) = channel();
     std::thread::scope(|scope| {
@@ -280,6 +299,7 @@ pub fn play(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, String> {
             let worker = Worker {
                 cfg,
                 book: &book,
+                schedule: &schedule,
                 next: &next,
                 stop: &stop,
                 restart_failures: &restart_failures,
@@ -317,7 +337,7 @@ pub fn play(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, String> {
                             log::error!("cannot write PGN file {}: {e}", path.display());
                         }
                     }
-                    tally.add(&rec, paired);
+                    tally.add(&rec.played(), paired);
                     let label = format!("Score of {} vs {}", tally.first, tally.second);
                     say(out, &Tally::score_line(&label, &tally.total));
                     let played = tally.total.games();

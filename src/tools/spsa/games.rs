@@ -85,6 +85,8 @@ impl MatchReferee {
             draw: None,
             maxmoves: None,
             srand: Some(seed),
+            // SPSA resumes by its own state file; its PGN gathers every iteration.
+            resume: false,
             rating_interval: 0,
             event: format!("sitke spsa iteration {}", p.k),
             site: "?".to_string(),
