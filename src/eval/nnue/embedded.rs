@@ -6,10 +6,10 @@ use super::Network;
 use std::sync::{Arc, LazyLock};
 
 /// The built-in net's name, which is also its file's name under `nets/`.
-pub const NAME: &str = "sitke-952c12c69cd9";
+pub const NAME: &str = "sitke-0cf54652abae";
 
 /// The built-in net's file.
-static BYTES: &[u8] = include_bytes!("../../../nets/sitke-952c12c69cd9.nnue");
+static BYTES: &[u8] = include_bytes!("../../../nets/sitke-0cf54652abae.nnue");
 
 /// Parsed once, on first use, and shared by every searcher after that.
 static NET: LazyLock<Arc<Network>> =
