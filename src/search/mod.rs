@@ -7,6 +7,7 @@
 
 pub mod bench;
 pub mod history;
+mod marks;
 pub mod movepick;
 #[cfg(test)]
 mod nnue_tests;

@@ -113,6 +113,7 @@ params! {
     USE_CHECK_EXT = 1, 0, 1; "Feature switch: check extension."
     USE_SINGULAR = 1, 0, 1; "Feature switch: singular extension (and multi-cut)."
     USE_QS_CHECKS = 1, 0, 1; "Feature switch: quiet checks at the first ply of quiescence search."
+    USE_SMP_MARKS = 0, 0, 1; "Feature switch: with threads, reduce more where another thread searches."
     ASPIRATION_WINDOW = 25, 5, 100; "Half-width of the first aspiration window, centipawns."
     RFP_MAX_DEPTH = 8, 2, 12; "Reverse futility pruning: deepest depth it applies at."
     RFP_MARGIN = 80, 20, 200; "Reverse futility pruning: margin per ply of depth."

@@ -2,6 +2,7 @@
 //! zero-sized types, so each kind gets its own compiled copy of the search.
 
 use super::history::{PieceTo, bonus, moved_piece};
+use super::marks::Mark;
 use super::movepick::{MovePicker, OrderingContext, PickBuffers, is_noisy};
 use super::params::SearchParams;
 use super::see::{captured_value, see_ge};
@@ -292,6 +293,13 @@ impl Worker<'_> {
             depth -= 1;
         }
 
+        // Near the root, whether another thread is searching this node too (Lazy SMP).
+        let shared = self.shared;
+        let mark = match &shared.marks {
+            Some(marks) if !N::ROOT => marks.enter(self.id, key, ply),
+            _ => Mark::NONE,
+        };
+
         let buf = self.pick_pool.pop().unwrap_or_else(PickBuffers::boxed);
         let mut mp = MovePicker::new(tt_move, buf);
         let mut best = -VALUE_INFINITE;
@@ -387,6 +395,8 @@ impl Worker<'_> {
                 red += 100 * (!N::PV) as i32 + 100 * cut_node as i32 - 100 * improving as i32;
                 red -= 100 * gives_check as i32;
                 red -= hist * 100 / self.params.LMR_HISTORY_DIV;
+                // Another thread is here already: leave the deep answer to it.
+                red += 100 * mark.other_thread_here() as i32;
                 let d = (new_depth - red / 100).clamp(1, new_depth.max(1));
                 v = -self.search::<NonPv>(-alpha - 1, -alpha, d, true);
                 if v > alpha && d < new_depth {

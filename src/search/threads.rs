@@ -179,6 +179,7 @@ impl Searcher {
             tb: self.tb.as_deref(),
             tbhits: CacheLine::default(),
             network: self.network.clone(),
+            marks: (threads > 1 && params.USE_SMP_MARKS).then(super::marks::Marks::default),
             params,
             #[cfg(test)]
             accumulator_checks: self.accumulator_checks.clone(),

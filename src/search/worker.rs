@@ -36,6 +36,9 @@ pub(super) struct Shared<'a> {
     pub network: Option<Arc<Network>>,
     /// The settings of this search, copied when it started.
     pub params: SearchParams,
+    /// Which nodes near the root each thread is searching: with two threads or more and
+    /// `USE_SMP_MARKS` on.
+    pub marks: Option<super::marks::Marks>,
     /// Test builds: when set, every make, unmake and evaluation asserts that the
     /// accumulators equal a refresh (`Worker::verify_accumulators`) and counts here.
     #[cfg(test)]

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# What a second thread is worth, against what a doubled clock is worth (issue 32,
+# docs/performance.md "Threads"): two matches of the built engine against itself, one game at
+# a time so that a two-thread engine has both cores while its opponent waits.
+#
+#   1. 2 threads against 1, both at TC;
+#   2. the ceiling: 1 thread at twice TC against 1 thread at TC.
+#
+# Efficiency is the first Elo over the second. Each match stops at GAMES games; both are
+# resumable (rerun the same command after an interruption: `sitke match -resume` goes on
+# from the PGN). Settings, as environment variables:
+#   TC (10+0.1)  GAMES (400)  HASH (16, the default: both engines, every match)
+#   SRAND (3201: the 2v1 match; SRAND + 1: the time doubling)  OUT (data/smp)
+#   ONLY (both, or "threads" or "time": one match alone)
+# Adjudication as the README's: draw at move 40 after 8 moves within 0.10, resign after 4
+# moves beyond 10.00.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+S=target/release/sitke
+TC=${TC:-10+0.1}
+GAMES=${GAMES:-400}
+HASH=${HASH:-16}
+SRAND=${SRAND:-3201}
+OUT=${OUT:-data/smp}
+ONLY=${ONLY:-both}
+
+die() { echo "smp_elo.sh: $*" >&2; exit 1; }
+[[ $TC =~ ^([0-9.]+)\+([0-9.]+)$ ]] || die "TC must be SECONDS+INCREMENT, not $TC"
+[ $((GAMES % 2)) = 0 ] || die "GAMES must be even (each setup is played with both colours)"
+TC2=$(awk -v b="${BASH_REMATCH[1]}" -v i="${BASH_REMATCH[2]}" 'BEGIN { print 2 * b "+" 2 * i }')
+
+cargo build --release
+mkdir -p "$OUT"
+bench=$("$S" bench | sed -n 's/^Nodes searched *: *//p')
+echo "smp_elo.sh: build $bench, $GAMES games per match at $TC (and $TC2), Hash $HASH" >&2
+
+common=(-games 2 -rounds $((GAMES / 2)) -repeat -concurrency 1 -openings random plies=8
+  -draw movenumber=40 movecount=8 score=10 -resign movecount=4 score=1000 -resume)
+
+if [ "$ONLY" = both ] || [ "$ONLY" = threads ]; then
+  "$S" match -engine cmd="$S" name=T2 option.Threads=2 -engine cmd="$S" name=T1 option.Threads=1 \
+    -each tc="$TC" option.Hash="$HASH" -srand "$SRAND" -pgnout "$OUT/threads-$bench.pgn" "${common[@]}" |
+    tee -a "$OUT/threads-$bench.log"
+fi
+if [ "$ONLY" = both ] || [ "$ONLY" = time ]; then
+  "$S" match -engine cmd="$S" name=T1x2 tc="$TC2" -engine cmd="$S" name=T1 tc="$TC" \
+    -each option.Threads=1 option.Hash="$HASH" -srand $((SRAND + 1)) -pgnout "$OUT/time-$bench.pgn" \
+    "${common[@]}" | tee -a "$OUT/time-$bench.log"
+fi
