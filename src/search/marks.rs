@@ -40,7 +40,7 @@ impl Marks {
     #[inline]
     pub fn enter(&self, id: usize, key: u64, ply: usize) -> Mark<'_> {
         if ply >= MARK_PLIES {
-            return Mark { slot: None, other: false };
+            return Mark::NONE;
         }
         let slot = &self.slots[key as usize & (SLOTS - 1)];
         let me = id + 1;
