@@ -13,7 +13,8 @@
 # Every step is resumable: rerun the same command after an interruption. Data, checkpoints,
 # logs and PGNs go to data/ (outside git). Settings, as environment variables:
 #   POSITIONS (2000000)  NODES (5000)  SEED ((GEN + 2) * 1000 + 1, as generations 0 and 1)
-#   EPOCHS (8)  LR (0.0005)  BATCH (4096)  THREADS (all cores)
+#   EPOCHS (8)  LR (0.0005)  BATCH (4096)  SCORE_WEIGHT (1: the search's score alone; below 1
+#   blends in the game's result)  THREADS (all cores)
 #   TC (10+0.1)  ROUNDS (1000: at most 2000 games)  SRAND (GEN * 10 + 41)  CONCURRENCY (2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -76,6 +77,7 @@ SEED=${SEED:-$(((GEN + 2) * 1000 + 1))}
 EPOCHS=${EPOCHS:-8}
 LR=${LR:-0.0005}
 BATCH=${BATCH:-4096}
+SCORE_WEIGHT=${SCORE_WEIGHT:-1}
 TC=${TC:-10+0.1}
 ROUNDS=${ROUNDS:-1000}
 SRAND=${SRAND:-$((GEN * 10 + 41))}
@@ -100,9 +102,9 @@ log=data/train-gen$GEN.log
 if ! grep -q '^train: wrote ' "$log" 2>/dev/null; then
   resume=()
   [ -f "$dir/checkpoint.ckpt" ] && resume=(--resume "$dir/checkpoint.ckpt")
-  say "2/4 training in $dir: $EPOCHS epochs, lr $LR, batch $BATCH"
+  say "2/4 training in $dir: $EPOCHS epochs, lr $LR, batch $BATCH, score weight $SCORE_WEIGHT"
   "$S" train "$data" --init "nets/$base.float" --epochs "$EPOCHS" --lr "$LR" --batch "$BATCH" \
-    --dir "$dir" "${threads[@]}" "${resume[@]}" 2>&1 | tee "$log"
+    --score-weight "$SCORE_WEIGHT" --dir "$dir" "${threads[@]}" "${resume[@]}" 2>&1 | tee "$log"
 fi
 net=$(sed -n 's/^train: wrote \(.*\.nnue\) (sitke-[0-9a-f]*) and .*/\1/p' "$log" | tail -n 1)
 [ -f "$net" ] || die "training wrote no net (see $log)"
