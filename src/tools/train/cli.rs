@@ -78,7 +78,8 @@ pub struct TrainArgs {
     #[arg(long, short)]
     pub out: Option<PathBuf>,
     /// Start from these weights: a float checkpoint (.float or .ckpt) or an engine net file
-    /// (.nnue, its integers turned back into floats).
+    /// (.nnue, its integers turned back into floats). A one-bucket net may start a bucketed
+    /// run: its output is copied into every bucket.
     #[arg(long, conflicts_with = "resume")]
     pub init: Option<PathBuf>,
     /// Continue the run of this checkpoint (rerun the same command with --resume

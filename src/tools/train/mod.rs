@@ -26,7 +26,7 @@ use adam::Adam;
 use checkpoint::{Checkpoint, Recipe};
 use data::{Dataset, Mirror};
 use grad::{Gradient, Objective};
-use model::FloatNet;
+use model::{FloatNet, Shape};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -78,10 +78,10 @@ impl Trainer {
             return Err("hidden size, buckets and batch must be positive".into());
         }
         let net = match init {
-            Some(net) if net.shape != recipe.shape => {
+            Some(net) if Shape { buckets: recipe.shape.buckets, ..net.shape } != recipe.shape => {
                 return Err(format!("the starting net has shape {:?}, the recipe {:?}", net.shape, recipe.shape));
             }
-            Some(net) => net.clone(),
+            Some(net) => net.with_buckets(recipe.shape.buckets)?,
             None => FloatNet::random(recipe.shape, recipe.seed),
         };
         let adam = Adam::new(net.params.len());

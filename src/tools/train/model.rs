@@ -200,6 +200,27 @@ impl FloatNet {
         self.output(&own, &other, features::position_bucket(pos, self.shape.buckets)) * SCALE as f32
     }
 
+    /// The same function with its one output copied into each of `buckets` material
+    /// buckets: a bucketed net starts from a trained single-output one (`--init`), and its
+    /// buckets then learn apart, instead of starting from random weights.
+    pub fn with_buckets(&self, buckets: usize) -> Result<FloatNet, String> {
+        let s = self.shape;
+        if buckets == s.buckets {
+            return Ok(self.clone());
+        }
+        if s.buckets != 1 || buckets == 0 {
+            return Err(format!("only a one-bucket net can be split into buckets, not {} into {buckets}", s.buckets));
+        }
+        let shape = Shape { buckets, ..s };
+        let mut params = self.params[..s.output_weights_at()].to_vec();
+        for _ in 0..buckets {
+            params.extend_from_slice(self.output_weights(0));
+        }
+        params.extend(std::iter::repeat_n(self.output_bias(0), buckets));
+        debug_assert_eq!(params.len(), shape.params());
+        Ok(FloatNet { shape, params })
+    }
+
     /// Keeps every parameter within +-`CLIP`.
     pub fn clip(&mut self) {
         for p in &mut self.params {
@@ -309,6 +330,21 @@ mod tests {
             let (a, b) = (net.evaluate_sample(&data, &mirror, i), net.evaluate(pos));
             assert!((a - b).abs() <= 1e-3 * (1.0 + b.abs()), "{a} vs {b}");
         }
+    }
+
+    #[test]
+    fn splitting_into_buckets_keeps_the_function() {
+        let one = Shape { hidden: 32, buckets: 1, activation: Activation::SCReLU };
+        let mut net = random_clipped(Activation::SCReLU, 11);
+        net = FloatNet { shape: one, params: net.params[..one.params()].to_vec() };
+        let split = net.with_buckets(8).expect("one bucket splits");
+        assert_eq!(split.shape.buckets, 8);
+        assert_eq!(split.params.len(), split.shape.params());
+        for pos in random_positions(29, 200) {
+            assert_eq!(net.evaluate(&pos), split.evaluate(&pos), "{}", pos.fen());
+        }
+        assert!(split.with_buckets(4).is_err(), "eight buckets do not become four");
+        assert_eq!(split.with_buckets(8).expect("same count"), split);
     }
 
     #[test]
