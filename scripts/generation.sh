@@ -14,7 +14,8 @@
 # logs and PGNs go to data/ (outside git). Settings, as environment variables:
 #   POSITIONS (2000000)  NODES (5000)  SEED ((GEN + 2) * 1000 + 1, as generations 0 and 1)
 #   EPOCHS (8)  LR (0.0005)  BATCH (4096)  SCORE_WEIGHT (1: the search's score alone; below 1
-#   blends in the game's result)  THREADS (all cores)
+#   blends in the game's result)  BUCKETS (the built-in net's output buckets; more splits a
+#   one-bucket net's output into that many material buckets)  THREADS (all cores)
 #   TC (10+0.1)  ROUNDS (1000: at most 2000 games)  SRAND (GEN * 10 + 41)  CONCURRENCY (2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -78,6 +79,7 @@ EPOCHS=${EPOCHS:-8}
 LR=${LR:-0.0005}
 BATCH=${BATCH:-4096}
 SCORE_WEIGHT=${SCORE_WEIGHT:-1}
+BUCKETS=${BUCKETS:-}
 TC=${TC:-10+0.1}
 ROUNDS=${ROUNDS:-1000}
 SRAND=${SRAND:-$((GEN * 10 + 41))}
@@ -89,6 +91,10 @@ mkdir -p data
 cargo build --release
 base=$(built_in)
 [ -f "nets/$base.float" ] || die "nets/$base.float is missing: training starts from the built-in net's float weights"
+# A generation keeps the built-in net's output buckets unless told: the float file's header
+# holds them as a u32 at byte 52 (src/tools/train/checkpoint.rs).
+[ -n "$BUCKETS" ] || BUCKETS=$(od -An -tu4 -j52 -N4 "nets/$base.float" | tr -d ' ')
+[[ $BUCKETS =~ ^[0-9]+$ ]] || die "cannot read the output buckets of nets/$base.float; set BUCKETS"
 say "generation $GEN from the built-in net $base"
 
 # 1. Data. datagen stops at once when the file already holds POSITIONS positions.
@@ -102,9 +108,9 @@ log=data/train-gen$GEN.log
 if ! grep -q '^train: wrote ' "$log" 2>/dev/null; then
   resume=()
   [ -f "$dir/checkpoint.ckpt" ] && resume=(--resume "$dir/checkpoint.ckpt")
-  say "2/4 training in $dir: $EPOCHS epochs, lr $LR, batch $BATCH, score weight $SCORE_WEIGHT"
+  say "2/4 training in $dir: $EPOCHS epochs, lr $LR, batch $BATCH, score weight $SCORE_WEIGHT, $BUCKETS bucket(s)"
   "$S" train "$data" --init "nets/$base.float" --epochs "$EPOCHS" --lr "$LR" --batch "$BATCH" \
-    --score-weight "$SCORE_WEIGHT" --dir "$dir" "${threads[@]}" "${resume[@]}" 2>&1 | tee "$log"
+    --score-weight "$SCORE_WEIGHT" --buckets "$BUCKETS" --dir "$dir" "${threads[@]}" "${resume[@]}" 2>&1 | tee "$log"
 fi
 net=$(sed -n 's/^train: wrote \(.*\.nnue\) (sitke-[0-9a-f]*) and .*/\1/p' "$log" | tail -n 1)
 [ -f "$net" ] || die "training wrote no net (see $log)"
