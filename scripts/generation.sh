@@ -17,6 +17,8 @@
 #   blends in the game's result)  BUCKETS (the built-in net's output buckets; more splits a
 #   one-bucket net's output into that many material buckets)  THREADS (all cores)
 #   TC (10+0.1)  ROUNDS (1000: at most 2000 games)  SRAND (GEN * 10 + 41)  CONCURRENCY (2)
+#   NET (unset; a candidate .nnue to gate instead of making one: steps 1 and 2 are skipped,
+#   as when a session ends before the SPRT does and the candidate was kept in git)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -45,8 +47,9 @@ build_in() {
   [ -n "$name" ] || die "$net is not a net the engine loads"
   [ "$name" != "$old" ] || die "$net is the built-in net $old already"
   old_bench=$(bench_nodes)
-  cp "$net" "nets/$name.nnue"
-  cp "$float" "nets/$name.float"
+  # A candidate gated from nets/ (NET) may be there already, under this name.
+  [ "$(realpath "$net")" = "$(realpath -m "nets/$name.nnue")" ] || cp "$net" "nets/$name.nnue"
+  [ "$(realpath "$float")" = "$(realpath -m "nets/$name.float")" ] || cp "$float" "nets/$name.float"
   sed -i "s/$old/$name/g" "$EMBEDDED"
   cargo build --release
   new_bench=$(bench_nodes)
@@ -97,28 +100,43 @@ base=$(built_in)
 [[ $BUCKETS =~ ^[0-9]+$ ]] || die "cannot read the output buckets of nets/$base.float; set BUCKETS"
 say "generation $GEN from the built-in net $base"
 
-# 1. Data. datagen stops at once when the file already holds POSITIONS positions.
 data=data/gen$GEN.bin
-say "1/4 data: $data, $POSITIONS positions at $NODES nodes a move, seed $SEED"
-"$S" datagen --out "$data" --positions "$POSITIONS" --nodes "$NODES" --seed "$SEED" "${threads[@]}"
-
-# 2. Training, from the built-in net's float weights. A finished run is not repeated.
 dir=data/train-gen$GEN
 log=data/train-gen$GEN.log
-if ! grep -q '^train: wrote ' "$log" 2>/dev/null; then
-  resume=()
+
+# 1. Data. datagen stops at once when the file already holds POSITIONS positions.
+make_data() {
+  say "1/4 data: $data, $POSITIONS positions at $NODES nodes a move, seed $SEED"
+  "$S" datagen --out "$data" --positions "$POSITIONS" --nodes "$NODES" --seed "$SEED" "${threads[@]}"
+}
+
+# 2. Training, from the built-in net's float weights. A finished run is not repeated.
+train() {
+  grep -q '^train: wrote ' "$log" 2>/dev/null && return 0
+  local resume=()
   [ -f "$dir/checkpoint.ckpt" ] && resume=(--resume "$dir/checkpoint.ckpt")
   say "2/4 training in $dir: $EPOCHS epochs, lr $LR, batch $BATCH, score weight $SCORE_WEIGHT, $BUCKETS bucket(s)"
   "$S" train "$data" --init "nets/$base.float" --epochs "$EPOCHS" --lr "$LR" --batch "$BATCH" \
     --score-weight "$SCORE_WEIGHT" --buckets "$BUCKETS" --dir "$dir" "${threads[@]}" "${resume[@]}" 2>&1 | tee "$log"
+}
+
+if [ -n "${NET:-}" ]; then
+  [ -f "$NET" ] || die "NET=$NET: no such net file"
+  say "1-2/4 skipped: gating NET=$NET"
+  net=$NET
+else
+  make_data
+  train
+  net=$(sed -n 's/^train: wrote \(.*\.nnue\) (sitke-[0-9a-f]*) and .*/\1/p' "$log" | tail -n 1)
+  [ -f "$net" ] || die "training wrote no net (see $log)"
 fi
-net=$(sed -n 's/^train: wrote \(.*\.nnue\) (sitke-[0-9a-f]*) and .*/\1/p' "$log" | tail -n 1)
-[ -f "$net" ] || die "training wrote no net (see $log)"
 say "candidate: $net"
 
 # 3. The gate: the candidate against the built-in net, the same binary. An interrupted
-# SPRT goes on from the games in its PGN (`-resume`), as an uninterrupted one would have.
-sprt=data/sprt-gen$GEN.log
+# SPRT goes on from the games in its PGN (`-resume`), as an uninterrupted one would have;
+# the files carry the candidate's name, so two candidates' games never mix.
+cand=$(basename "$net" .nnue)
+sprt=data/sprt-gen$GEN-$cand.log
 if ! grep -q 'H[01] was accepted' "$sprt" 2>/dev/null; then
   say "3/4 SPRT [0, 10] at $TC, at most $((2 * ROUNDS)) games, setups of -srand $SRAND"
   "$S" match -engine cmd="$S" name="gen$GEN" "option.EvalFile=$(realpath "$net")" \
@@ -126,7 +144,7 @@ if ! grep -q 'H[01] was accepted' "$sprt" 2>/dev/null; then
     -concurrency "$CONCURRENCY" -openings random plies=8 -srand "$SRAND" \
     -sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 \
     -draw movenumber=40 movecount=8 score=10 -resign movecount=4 score=1000 \
-    -pgnout "data/sprt-gen$GEN.pgn" -resume | tee -a "$sprt"
+    -pgnout "data/sprt-gen$GEN-$cand.pgn" -resume | tee -a "$sprt"
 fi
 if grep -q 'H1 was accepted' "$sprt"; then
   say "4/4 H1 accepted: building in $net"
