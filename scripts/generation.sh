@@ -137,6 +137,14 @@ say "candidate: $net"
 # the files carry the candidate's name, so two candidates' games never mix.
 cand=$(basename "$net" .nnue)
 sprt=data/sprt-gen$GEN-$cand.log
+pgn=data/sprt-gen$GEN-$cand.pgn
+# A kept candidate may carry the games of its unfinished SPRT beside it (comments stripped,
+# gzipped): the test goes on from them.
+kept=${net%.nnue}.sprt-gen$GEN.pgn.gz
+if [ ! -f "$pgn" ] && [ -f "$kept" ]; then
+  gunzip -c "$kept" > "$pgn"
+  say "going on from the $(grep -c '^\[Round ' "$pgn") games kept in $kept"
+fi
 if ! grep -q 'H[01] was accepted' "$sprt" 2>/dev/null; then
   say "3/4 SPRT [0, 10] at $TC, at most $((2 * ROUNDS)) games, setups of -srand $SRAND"
   "$S" match -engine cmd="$S" name="gen$GEN" "option.EvalFile=$(realpath "$net")" \
@@ -144,7 +152,7 @@ if ! grep -q 'H[01] was accepted' "$sprt" 2>/dev/null; then
     -concurrency "$CONCURRENCY" -openings random plies=8 -srand "$SRAND" \
     -sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 \
     -draw movenumber=40 movecount=8 score=10 -resign movecount=4 score=1000 \
-    -pgnout "data/sprt-gen$GEN-$cand.pgn" -resume | tee -a "$sprt"
+    -pgnout "$pgn" -resume | tee -a "$sprt"
 fi
 if grep -q 'H1 was accepted' "$sprt"; then
   say "4/4 H1 accepted: building in $net"
