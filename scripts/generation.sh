@@ -62,7 +62,8 @@ generation.sh: still to do by hand, then commit with 'Bench: $new_bench' as the 
     logs in data/ have them);
   - docs/strength.md: a row for build $new_bench in the builds table, marked current;
   - README.md: the net's generation where the text names it;
-  - bash scripts/test.sh (tests/docs_agree.rs checks the pages name bench $new_bench).
+  - bash scripts/test.sh (tests/docs_agree.rs checks the pages name bench $new_bench);
+  - git rm nets/candidates/$name.* if the net was kept there while its SPRT ran.
 EOF
 }
 
