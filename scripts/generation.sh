@@ -54,14 +54,18 @@ build_in() {
   cargo build --release
   new_bench=$(bench_nodes)
   sed -i "s/const EXPECTED_NODES: u64 = $old_bench;/const EXPECTED_NODES: u64 = $new_bench;/" tests/bench_signature.rs
-  sed -i "s/\`$old_bench\`/\`$new_bench\`/g" README.md
+  # Only where the README names the current build's signature: other mentions of the old
+  # bench are figures measured with that build and stay its own.
+  sed -i -e "s/(\`sitke bench\`: \`$old_bench\`/(\`sitke bench\`: \`$new_bench\`/" \
+    -e "s/(today \`$old_bench\`)/(today \`$new_bench\`)/" README.md
   say "built in $name (was $old); bench $old_bench -> $new_bench"
   cat >&2 <<EOF
 generation.sh: still to do by hand, then commit with 'Bench: $new_bench' as the last line:
   - docs/nnue.md: the generation's section (data, recipe, training time, SPRT result: the
     logs in data/ have them);
   - docs/strength.md: a row for build $new_bench in the builds table, marked current;
-  - README.md: the net's generation where the text names it;
+  - README.md: the net's generation where the text names it, and which build each strength
+    figure was measured with;
   - bash scripts/test.sh (tests/docs_agree.rs checks the pages name bench $new_bench);
   - git rm nets/candidates/$name.* if the net was kept there while its SPRT ran.
 EOF
