@@ -99,10 +99,13 @@ mkdir -p data
 cargo build --release
 base=$(built_in)
 [ -f "nets/$base.float" ] || die "nets/$base.float is missing: training starts from the built-in net's float weights"
-# A generation keeps the built-in net's output buckets unless told: the float file's header
-# holds them as a u32 at byte 52 (src/tools/train/checkpoint.rs).
-[ -n "$BUCKETS" ] || BUCKETS=$(od -An -tu4 -j52 -N4 "nets/$base.float" | tr -d ' ')
-[[ $BUCKETS =~ ^[0-9]+$ ]] || die "cannot read the output buckets of nets/$base.float; set BUCKETS"
+# A generation keeps the built-in net's shape unless told: `sitke train --init` takes the
+# starting net's hidden size and buckets where no flag names them.
+buckets=()
+if [ -n "$BUCKETS" ]; then
+  [[ $BUCKETS =~ ^[0-9]+$ ]] || die "BUCKETS=$BUCKETS is not a number"
+  buckets=(--buckets "$BUCKETS")
+fi
 say "generation $GEN from the built-in net $base"
 
 data=data/gen$GEN.bin
@@ -118,11 +121,12 @@ make_data() {
 # 2. Training, from the built-in net's float weights. A finished run is not repeated.
 train() {
   grep -q '^train: wrote ' "$log" 2>/dev/null && return 0
-  local resume=()
-  [ -f "$dir/checkpoint.ckpt" ] && resume=(--resume "$dir/checkpoint.ckpt")
-  say "2/4 training in $dir: $EPOCHS epochs, lr $LR, batch $BATCH, score weight $SCORE_WEIGHT, $BUCKETS bucket(s)"
-  "$S" train "$data" --init "nets/$base.float" --epochs "$EPOCHS" --lr "$LR" --batch "$BATCH" \
-    --score-weight "$SCORE_WEIGHT" --buckets "$BUCKETS" --dir "$dir" "${threads[@]}" "${resume[@]}" 2>&1 | tee "$log"
+  # An interrupted run goes on from its checkpoint, which holds where it started from.
+  local start=(--init "nets/$base.float")
+  [ -f "$dir/checkpoint.ckpt" ] && start=(--resume "$dir/checkpoint.ckpt")
+  say "2/4 training in $dir: $EPOCHS epochs, lr $LR, batch $BATCH, score weight $SCORE_WEIGHT, buckets ${BUCKETS:-as the built-in net}"
+  "$S" train "$data" "${start[@]}" --epochs "$EPOCHS" --lr "$LR" --batch "$BATCH" \
+    --score-weight "$SCORE_WEIGHT" "${buckets[@]}" --dir "$dir" "${threads[@]}" 2>&1 | tee "$log"
 }
 
 if [ -n "${NET:-}" ]; then

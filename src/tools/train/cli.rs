@@ -15,12 +15,13 @@ pub struct TrainArgs {
     /// Data files of datagen (binary or text format).
     #[arg(required = true)]
     pub data: Vec<PathBuf>,
-    /// Hidden size per perspective (128: both accepted generations).
-    #[arg(long, default_value_t = 128)]
-    pub hidden: usize,
-    /// Output buckets by material (1 to 32).
-    #[arg(long, default_value_t = 1)]
-    pub buckets: usize,
+    /// Hidden size per perspective (default: the starting or resumed net's, else 128).
+    #[arg(long)]
+    pub hidden: Option<usize>,
+    /// Output buckets by material, 1 to 32 (default: the starting or resumed net's, else 1).
+    /// A one-bucket starting net may be split into more.
+    #[arg(long)]
+    pub buckets: Option<usize>,
     /// The hidden activation: screlu or crelu.
     #[arg(long, default_value = "screlu", value_parser = parse_activation)]
     pub activation: Activation,
@@ -89,10 +90,21 @@ pub struct TrainArgs {
 }
 
 impl TrainArgs {
-    /// The recipe these options describe.
-    pub fn recipe(&self, init: Option<String>) -> Recipe {
+    /// The net's shape: what the options say, and where they are silent, the shape of the
+    /// net the run starts from (`start`), so a generation keeps its predecessor's shape
+    /// without repeating it.
+    pub fn shape(&self, start: Option<Shape>) -> Shape {
+        Shape {
+            hidden: self.hidden.or(start.map(|s| s.hidden)).unwrap_or(128),
+            buckets: self.buckets.or(start.map(|s| s.buckets)).unwrap_or(1),
+            activation: self.activation,
+        }
+    }
+
+    /// The recipe these options describe, for a net of `shape`.
+    pub fn recipe(&self, shape: Shape, init: Option<String>) -> Recipe {
         Recipe {
-            shape: Shape { hidden: self.hidden, buckets: self.buckets, activation: self.activation },
+            shape,
             seed: self.seed,
             epochs: self.epochs,
             batch: self.batch,
@@ -131,14 +143,16 @@ pub fn main(a: &TrainArgs, log: &mut dyn Write) -> Result<(), Box<dyn std::error
     if let Some(n) = a.threads {
         rayon::ThreadPoolBuilder::new().num_threads(n).build_global().map_err(|e| format!("threads: {e}"))?;
     }
-    if !(1..=4096).contains(&a.hidden) || !(1..=32).contains(&a.buckets) || a.batch == 0 || a.epochs == 0 {
-        return Err("--hidden must be 1..4096, --buckets 1..32, --batch and --epochs positive".into());
-    }
     if !(0.0..=1.0).contains(&a.score_weight) || a.k <= 0.0 {
         return Err("--score-weight must be within 0..1 and --k positive".into());
     }
     let init = a.init.as_ref().map(read_start).transpose()?;
-    let recipe = a.recipe(init.as_ref().map(Checkpoint::net_hash));
+    let resumed = a.resume.as_ref().map(read_checkpoint).transpose()?;
+    let shape = a.shape(init.as_ref().or(resumed.as_ref().map(|ck| &ck.net)).map(|net| net.shape));
+    if !(1..=4096).contains(&shape.hidden) || !(1..=32).contains(&shape.buckets) || a.batch == 0 || a.epochs == 0 {
+        return Err("--hidden must be 1..4096, --buckets 1..32, --batch and --epochs positive".into());
+    }
+    let recipe = a.recipe(shape, init.as_ref().map(Checkpoint::net_hash));
     let options = LoadOptions {
         max_score: a.max_score,
         validation: a.validation,
@@ -150,23 +164,22 @@ pub fn main(a: &TrainArgs, log: &mut dyn Write) -> Result<(), Box<dyn std::error
     if train.is_empty() {
         return Err("no training positions".into());
     }
-    let mut trainer = match &a.resume {
-        Some(path) => {
-            let ck = read_checkpoint(path)?;
+    let mut trainer = match (&a.resume, resumed) {
+        (Some(path), Some(ck)) => {
             let recipe = Recipe { init: ck.recipe.init.clone(), ..recipe };
             let t = Trainer::resume(recipe, ck, train.fingerprint()).map_err(|e| format!("{}: {e}", path.display()))?;
             writeln!(log, "train: resuming {} after epoch {}", path.display(), t.epoch)?;
             t
         }
-        None => Trainer::new(recipe, init.as_ref())?,
+        _ => Trainer::new(recipe, init.as_ref())?,
     };
     writeln!(
         log,
         "train: {} inputs x2 -> {} ({}) -> {} bucket(s), {} parameters; {} threads",
         crate::eval::nnue::features::INPUTS,
-        a.hidden,
+        shape.hidden,
         super::checkpoint::activation_name(a.activation),
-        a.buckets,
+        shape.buckets,
         trainer.net.params.len(),
         rayon::current_num_threads()
     )?;
@@ -180,16 +193,11 @@ pub fn main(a: &TrainArgs, log: &mut dyn Write) -> Result<(), Box<dyn std::error
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_start_is_read_from_a_float_file_or_an_engine_net() {
-        let shape = Shape { hidden: 4, buckets: 2, activation: Activation::CReLU };
-        let net = FloatNet::random(shape, 12);
-        let dir = std::env::temp_dir().join(format!("sitke-train-cli-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let args = TrainArgs {
+    fn args(dir: PathBuf) -> TrainArgs {
+        TrainArgs {
             data: Vec::new(),
-            hidden: 4,
-            buckets: 2,
+            hidden: None,
+            buckets: None,
             activation: Activation::CReLU,
             epochs: 1,
             batch: 100,
@@ -206,12 +214,31 @@ mod tests {
             seed: 1,
             limit: None,
             threads: None,
-            dir: dir.clone(),
+            dir,
             out: None,
             init: None,
             resume: None,
-        };
-        let float = Checkpoint { recipe: args.recipe(None), net: net.clone(), adam: None, epoch: 3, data: 0 };
+        }
+    }
+
+    #[test]
+    fn silent_shape_options_take_the_starting_nets_shape() {
+        let args = args(PathBuf::from("unused"));
+        let start = Shape { hidden: 4, buckets: 2, activation: Activation::CReLU };
+        assert_eq!(args.shape(Some(start)), start);
+        assert_eq!(args.shape(None), Shape { hidden: 128, buckets: 1, activation: Activation::CReLU });
+        let given = TrainArgs { hidden: Some(16), buckets: Some(8), ..args };
+        assert_eq!(given.shape(Some(start)), Shape { hidden: 16, buckets: 8, ..start });
+    }
+
+    #[test]
+    fn a_start_is_read_from_a_float_file_or_an_engine_net() {
+        let shape = Shape { hidden: 4, buckets: 2, activation: Activation::CReLU };
+        let net = FloatNet::random(shape, 12);
+        let dir = std::env::temp_dir().join(format!("sitke-train-cli-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let args = args(dir.clone());
+        let float = Checkpoint { recipe: args.recipe(shape, None), net: net.clone(), adam: None, epoch: 3, data: 0 };
         let float_path = dir.join("a.float");
         std::fs::write(&float_path, float.to_bytes()).unwrap();
         assert_eq!(read_start(&float_path), Ok(net.clone()));
