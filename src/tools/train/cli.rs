@@ -22,9 +22,10 @@ pub struct TrainArgs {
     /// A one-bucket starting net may be split into more.
     #[arg(long)]
     pub buckets: Option<usize>,
-    /// The hidden activation: screlu or crelu.
-    #[arg(long, default_value = "screlu", value_parser = parse_activation)]
-    pub activation: Activation,
+    /// The hidden activation, screlu or crelu (default: the starting or resumed net's, else
+    /// screlu).
+    #[arg(long, value_parser = parse_activation)]
+    pub activation: Option<Activation>,
     /// Passes over the training set (15: generation 0, from random weights).
     #[arg(long, default_value_t = 15)]
     pub epochs: usize,
@@ -87,17 +88,22 @@ pub struct TrainArgs {
     /// DIR/checkpoint.ckpt; --epochs may be raised).
     #[arg(long)]
     pub resume: Option<PathBuf>,
+    /// Train nothing: print the loss of the --init net over every position of DATA (the
+    /// filters apply, nothing is held out), so nets trained on different data can be
+    /// compared on one set none of them saw.
+    #[arg(long, requires = "init")]
+    pub evaluate: bool,
 }
 
 impl TrainArgs {
-    /// The net's shape: what the options say, and where they are silent, the shape of the
+    /// The net's shape: what the options say, and where they are silent, that of the
     /// net the run starts from (`start`), so a generation keeps its predecessor's shape
     /// without repeating it.
     pub fn shape(&self, start: Option<Shape>) -> Shape {
         Shape {
             hidden: self.hidden.or(start.map(|s| s.hidden)).unwrap_or(128),
             buckets: self.buckets.or(start.map(|s| s.buckets)).unwrap_or(1),
-            activation: self.activation,
+            activation: self.activation.or(start.map(|s| s.activation)).unwrap_or(Activation::SCReLU),
         }
     }
 
@@ -160,6 +166,9 @@ pub fn main(a: &TrainArgs, log: &mut dyn Write) -> Result<(), Box<dyn std::error
         limit: a.limit,
         unscale_rule50: !a.keep_rule50,
     };
+    if a.evaluate {
+        return evaluate(a, recipe, init.as_ref(), &options, log);
+    }
     let (train, validation) = load::load(&a.data, &options, log)?;
     if train.is_empty() {
         return Err("no training positions".into());
@@ -178,7 +187,7 @@ pub fn main(a: &TrainArgs, log: &mut dyn Write) -> Result<(), Box<dyn std::error
         "train: {} inputs x2 -> {} ({}) -> {} bucket(s), {} parameters; {} threads",
         crate::eval::nnue::features::INPUTS,
         shape.hidden,
-        super::checkpoint::activation_name(a.activation),
+        super::checkpoint::activation_name(shape.activation),
         shape.buckets,
         trainer.net.params.len(),
         rayon::current_num_threads()
@@ -186,6 +195,23 @@ pub fn main(a: &TrainArgs, log: &mut dyn Write) -> Result<(), Box<dyn std::error
     write!(log, "train: recipe:\n{}", trainer.recipe.to_text())?;
     let output = Output { dir: a.dir.clone(), out: a.out.clone() };
     run_epochs(&mut trainer, &train, &validation, &output, log)?;
+    Ok(())
+}
+
+/// `--evaluate`: the loss of the starting net over all of `a.data`.
+fn evaluate(
+    a: &TrainArgs,
+    recipe: Recipe,
+    net: Option<&FloatNet>,
+    options: &LoadOptions,
+    log: &mut dyn Write,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let net = net.ok_or("--evaluate scores the --init net")?;
+    let (data, _) = load::load(&a.data, &LoadOptions { validation: 0.0, ..*options }, log)?;
+    let mut trainer = Trainer::new(recipe, Some(net))?;
+    let loss = trainer.loss(&data).ok_or("no positions to evaluate")?;
+    let name = a.init.as_ref().map_or(String::new(), |p| p.display().to_string());
+    writeln!(log, "evaluate: {name}: loss {loss:.6} over {} positions", data.len())?;
     Ok(())
 }
 
@@ -198,7 +224,7 @@ mod tests {
             data: Vec::new(),
             hidden: None,
             buckets: None,
-            activation: Activation::CReLU,
+            activation: None,
             epochs: 1,
             batch: 100,
             lr: 0.001,
@@ -218,6 +244,7 @@ mod tests {
             out: None,
             init: None,
             resume: None,
+            evaluate: false,
         }
     }
 
@@ -226,9 +253,52 @@ mod tests {
         let args = args(PathBuf::from("unused"));
         let start = Shape { hidden: 4, buckets: 2, activation: Activation::CReLU };
         assert_eq!(args.shape(Some(start)), start);
-        assert_eq!(args.shape(None), Shape { hidden: 128, buckets: 1, activation: Activation::CReLU });
-        let given = TrainArgs { hidden: Some(16), buckets: Some(8), ..args };
-        assert_eq!(given.shape(Some(start)), Shape { hidden: 16, buckets: 8, ..start });
+        assert_eq!(args.shape(None), Shape { hidden: 128, buckets: 1, activation: Activation::SCReLU });
+        let given = TrainArgs { hidden: Some(16), buckets: Some(8), activation: Some(Activation::SCReLU), ..args };
+        assert_eq!(given.shape(Some(start)), Shape { hidden: 16, buckets: 8, activation: Activation::SCReLU });
+    }
+
+    #[test]
+    fn evaluate_scores_the_start_on_every_position() {
+        // Positions scored by net `a` itself: `a` fits them but for the rounding to whole
+        // centipawns, another net does not.
+        let shape = Shape { hidden: 8, buckets: 2, activation: Activation::SCReLU };
+        let (a, b) = (FloatNet::random(shape, 3), FloatNet::random(shape, 4));
+        let dir = std::env::temp_dir().join(format!("sitke-train-evaluate-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut text = String::new();
+        let positions = crate::tools::tune::random_positions(9, 300);
+        for pos in &positions {
+            let stm = a.evaluate(pos).round() as i32;
+            let white = if pos.side_to_move() == crate::board::Color::White { stm } else { -stm };
+            text.push_str(&format!("{};{white};0.5\n", pos.fen()));
+        }
+        let data = dir.join("scored.txt");
+        std::fs::write(&data, text).unwrap();
+        let run = |net: &FloatNet, name: &str| -> (f64, usize) {
+            let path = dir.join(name);
+            let ck = Checkpoint {
+                recipe: args(dir.clone()).recipe(shape, None),
+                net: net.clone(),
+                adam: None,
+                epoch: 1,
+                data: 0,
+            };
+            std::fs::write(&path, ck.to_bytes()).unwrap();
+            let a = TrainArgs { data: vec![data.clone()], init: Some(path), evaluate: true, ..args(dir.clone()) };
+            let mut log = Vec::new();
+            main(&a, &mut log).unwrap();
+            let log = String::from_utf8(log).unwrap();
+            let line = log.lines().find(|l| l.starts_with("evaluate: ")).expect("an evaluate line");
+            let words: Vec<&str> = line.split_whitespace().collect();
+            (words[3].parse().unwrap(), words[5].parse().unwrap())
+        };
+        let ((loss_a, n_a), (loss_b, n_b)) = (run(&a, "a.float"), run(&b, "b.float"));
+        // Nothing is held out: every position the filters keep is scored.
+        assert!(n_a > 250 && n_a == n_b, "{n_a} and {n_b} of 300");
+        assert!(loss_a < 1e-6, "the net's own scores: loss {loss_a}");
+        assert!(loss_b > 100.0 * loss_a.max(1e-8), "another net: {loss_b} against {loss_a}");
+        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]
