@@ -15,7 +15,8 @@
 #   POSITIONS (2000000)  NODES (5000)  SEED ((GEN + 2) * 1000 + 1, as generations 0 and 1)
 #   EPOCHS (8)  LR (0.0005)  BATCH (4096)  SCORE_WEIGHT (1: the search's score alone; below 1
 #   blends in the game's result)  BUCKETS (the built-in net's output buckets; more splits a
-#   one-bucket net's output into that many material buckets)  THREADS (all cores)
+#   one-bucket net's output into that many material buckets)  WINDOW (2: train on the data of
+#   this many generations, this one's and those before it still in data/)  THREADS (all cores)
 #   TC (10+0.1)  ROUNDS (1000: at most 2000 games)  SRAND (GEN * 10 + 41)  CONCURRENCY (2)
 #   NET (unset; a candidate .nnue to gate instead of making one: steps 1 and 2 are skipped,
 #   as when a session ends before the SPRT does and the candidate was kept in git)
@@ -87,6 +88,7 @@ EPOCHS=${EPOCHS:-8}
 LR=${LR:-0.0005}
 BATCH=${BATCH:-4096}
 SCORE_WEIGHT=${SCORE_WEIGHT:-1}
+WINDOW=${WINDOW:-2}
 BUCKETS=${BUCKETS:-}
 TC=${TC:-10+0.1}
 ROUNDS=${ROUNDS:-1000}
@@ -118,14 +120,27 @@ make_data() {
   "$S" datagen --out "$data" --positions "$POSITIONS" --nodes "$NODES" --seed "$SEED" "${threads[@]}"
 }
 
-# 2. Training, from the built-in net's float weights. A finished run is not repeated.
+# 2. Training, from the built-in net's float weights, on this generation's data and that of
+# the WINDOW - 1 generations before it where data/ still holds them: fine-tuned on one
+# generation alone the net overfits (its training loss falls while its validation loss
+# does not), and generation 6's candidate trained on two fitted fresh games 3% better
+# (docs/nnue.md). A finished run is not repeated.
 train() {
   grep -q '^train: wrote ' "$log" 2>/dev/null && return 0
+  [[ $WINDOW =~ ^[1-9][0-9]*$ ]] || die "WINDOW=$WINDOW is not a positive number"
+  # Oldest first, as generation 6's run listed them (the order seeds the split and shuffle).
+  local files=() g
+  for ((g = GEN - WINDOW + 1; g < GEN; g++)); do
+    [ "$g" -ge 0 ] || continue
+    if [ -f "data/gen$g.bin" ]; then files+=("data/gen$g.bin"); else say "no data/gen$g.bin: not in the window"; fi
+  done
+  files+=("$data")
   # An interrupted run goes on from its checkpoint, which holds where it started from.
   local start=(--init "nets/$base.float")
   [ -f "$dir/checkpoint.ckpt" ] && start=(--resume "$dir/checkpoint.ckpt")
   say "2/4 training in $dir: $EPOCHS epochs, lr $LR, batch $BATCH, score weight $SCORE_WEIGHT, buckets ${BUCKETS:-as the built-in net}"
-  "$S" train "$data" "${start[@]}" --epochs "$EPOCHS" --lr "$LR" --batch "$BATCH" \
+  say "2/4 data: ${files[*]}"
+  "$S" train "${files[@]}" "${start[@]}" --epochs "$EPOCHS" --lr "$LR" --batch "$BATCH" \
     --score-weight "$SCORE_WEIGHT" "${buckets[@]}" --dir "$dir" "${threads[@]}" 2>&1 | tee "$log"
 }
 
