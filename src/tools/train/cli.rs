@@ -153,8 +153,8 @@ pub fn main(a: &TrainArgs, log: &mut dyn Write) -> Result<(), Box<dyn std::error
         return Err("--score-weight must be within 0..1 and --k positive".into());
     }
     let init = a.init.as_ref().map(read_start).transpose()?;
-    let resumed = a.resume.as_ref().map(read_checkpoint).transpose()?;
-    let shape = a.shape(init.as_ref().or(resumed.as_ref().map(|ck| &ck.net)).map(|net| net.shape));
+    let resumed = a.resume.as_ref().map(|path| Ok::<_, String>((path, read_checkpoint(path)?))).transpose()?;
+    let shape = a.shape(init.as_ref().or(resumed.as_ref().map(|(_, ck)| &ck.net)).map(|net| net.shape));
     if !(1..=4096).contains(&shape.hidden) || !(1..=32).contains(&shape.buckets) || a.batch == 0 || a.epochs == 0 {
         return Err("--hidden must be 1..4096, --buckets 1..32, --batch and --epochs positive".into());
     }
@@ -173,14 +173,14 @@ pub fn main(a: &TrainArgs, log: &mut dyn Write) -> Result<(), Box<dyn std::error
     if train.is_empty() {
         return Err("no training positions".into());
     }
-    let mut trainer = match (&a.resume, resumed) {
-        (Some(path), Some(ck)) => {
+    let mut trainer = match resumed {
+        Some((path, ck)) => {
             let recipe = Recipe { init: ck.recipe.init.clone(), ..recipe };
             let t = Trainer::resume(recipe, ck, train.fingerprint()).map_err(|e| format!("{}: {e}", path.display()))?;
             writeln!(log, "train: resuming {} after epoch {}", path.display(), t.epoch)?;
             t
         }
-        _ => Trainer::new(recipe, init.as_ref())?,
+        None => Trainer::new(recipe, init.as_ref())?,
     };
     writeln!(
         log,
