@@ -6,10 +6,10 @@ use super::Network;
 use std::sync::{Arc, LazyLock};
 
 /// The built-in net's name, which is also its file's name under `nets/`.
-pub const NAME: &str = "sitke-36f69684ea9b";
+pub const NAME: &str = "sitke-83e06cea5cbc";
 
 /// The built-in net's file.
-static BYTES: &[u8] = include_bytes!("../../../nets/sitke-36f69684ea9b.nnue");
+static BYTES: &[u8] = include_bytes!("../../../nets/sitke-83e06cea5cbc.nnue");
 
 /// Parsed once, on first use, and shared by every searcher after that.
 static NET: LazyLock<Arc<Network>> =
