@@ -9,6 +9,7 @@
 use super::binary::{self, MAGIC, PackedRecord};
 use super::format::{self, Entry};
 use crate::board::Position;
+use crate::rng::mix;
 use std::fs::File;
 use std::io::{self, BufReader, Read};
 use std::path::Path;
@@ -108,4 +109,29 @@ pub fn open(path: &Path) -> Result<Records, String> {
 /// line).
 pub fn read_path(path: &Path) -> Result<Vec<(u64, PackedRecord)>, String> {
     open(path)?.map(|r| r.map_err(|e| format!("{}: {e}", path.display()))).collect()
+}
+
+/// How many leading records of a data file make its key.
+const KEY_RECORDS: usize = 128;
+
+/// A key that stays with a data file's contents, not with its name, its format or its
+/// place in a list of files: a hash of its first 128 records and their game ids. Datagen
+/// only appends, so a file that grows keeps its key once it holds that many records, and
+/// its games keep their side of a validation split.
+pub fn file_key(path: &Path) -> Result<u64, String> {
+    let mut h = mix(0x6b65_795f_6669_6c65);
+    for item in open(path)?.take(KEY_RECORDS) {
+        let (game, record) = item.map_err(|e| format!("{}: {e}", path.display()))?;
+        h = mix(h ^ game);
+        for word in record.to_bytes().chunks(8) {
+            h = mix(h ^ u64::from_le_bytes(word.try_into().expect("records are whole words")));
+        }
+    }
+    Ok(h)
+}
+
+/// The key a game is split by. Every datagen run numbers its games from 0, so the id alone
+/// would send game 17 of every file to the same side; the file's key keeps them apart.
+pub fn game_key(file: u64, game: u64) -> u64 {
+    mix(file ^ mix(game))
 }

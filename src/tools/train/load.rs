@@ -10,7 +10,6 @@
 
 use super::data::{Dataset, is_validation};
 use crate::board::{Color, PieceType};
-use crate::rng::mix;
 use crate::tools::datagen::binary::{PackedRecord, result_code};
 use crate::tools::datagen::data;
 use std::io::Write;
@@ -90,12 +89,12 @@ pub fn load(paths: &[PathBuf], o: &LoadOptions, log: &mut dyn Write) -> Result<(
     let (mut train, mut validation) = (Dataset::new(), Dataset::new());
     let mut counts = LoadCounts::default();
     let mut kept = 0usize;
-    'files: for (i, path) in paths.iter().enumerate() {
+    'files: for path in paths {
         let before = counts.read;
+        let file = data::file_key(path)?;
         for item in data::open(path)? {
             let (game, record) = item.map_err(|e| format!("{}: {e}", path.display()))?;
-            // Ids are unique within a file; the file's index keeps two files' games apart.
-            let key = mix((i as u64) << 56 ^ game);
+            let key = data::game_key(file, game);
             if add_record(&record, key, o, &mut counts, &mut train, &mut validation) {
                 kept += 1;
                 if o.limit.is_some_and(|l| kept >= l) {
@@ -114,9 +113,9 @@ pub fn load(paths: &[PathBuf], o: &LoadOptions, log: &mut dyn Write) -> Result<(
     let n = (counts.results.iter().sum::<u64>()).max(1) as f64;
     let _ = writeln!(
         log,
-        "train: {} training and {} validation positions in {:.1}s; left out {} with a scaled score and {} over the \
-         cap; results White wins {:.1}%, draws {:.1}%, Black wins {:.1}%",
-        train.len(),
+        "train: kept {} positions, {} of them held out for validation, in {:.1}s; left out {} with a scaled score and \
+         {} over the cap; results White wins {:.1}%, draws {:.1}%, Black wins {:.1}%",
+        train.len() + validation.len(),
         validation.len(),
         begun.elapsed().as_secs_f64(),
         counts.scaled,
@@ -139,8 +138,8 @@ mod tests {
     /// A binary file of 20 games of 10 positions each; position j of game g scores
     /// 10 j - 50 (side to move's view), and every seventh record is marked scaled (as well
     /// as those the evaluation scales). Returns the records.
-    fn write_file(path: &std::path::Path) -> Vec<PackedRecord> {
-        let positions = random_positions(77, 200);
+    fn write_file(path: &std::path::Path, seed: u64) -> Vec<PackedRecord> {
+        let positions = random_positions(seed, 200);
         let mut all = Vec::new();
         let mut bytes = file_header().to_vec();
         for g in 0..20u64 {
@@ -176,7 +175,7 @@ mod tests {
     #[test]
     fn a_data_file_loads_filtered_and_split_by_game() {
         let path = std::env::temp_dir().join(format!("sitke-train-load-{}.bin", std::process::id()));
-        let records = write_file(&path);
+        let records = write_file(&path, 77);
         let o = LoadOptions { max_score: Some(30), validation: 0.3, seed: 4, limit: None, unscale_rule50: false };
         let (train, val) = load(std::slice::from_ref(&path), &o, &mut Vec::new()).unwrap();
         // Scores -50..40: |score| <= 30 keeps j = 2..=8, 7 of 10; the scaled ones go too.
@@ -189,7 +188,7 @@ mod tests {
         // positions only if the split is by game, so check game by game instead.
         let mut seen = (0, 0);
         for g in 0..20u64 {
-            let in_val = is_validation(mix(g), 4, 0.3);
+            let in_val = is_validation(data::game_key(data::file_key(&path).unwrap(), g), 4, 0.3);
             let kept: Vec<usize> = expected.iter().copied().filter(|i| i / 10 == g as usize).collect();
             for &i in &kept {
                 let (set, k) = if in_val { (&val, &mut seen.1) } else { (&train, &mut seen.0) };
@@ -205,6 +204,38 @@ mod tests {
         let (t, v) = load(std::slice::from_ref(&path), &limited, &mut Vec::new()).unwrap();
         assert_eq!(t.len() + v.len(), 25);
         let _ = std::fs::remove_file(path);
+    }
+
+    #[test]
+    fn a_files_split_does_not_depend_on_its_place_in_the_list() {
+        let dir = std::env::temp_dir().join(format!("sitke-train-split-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (a, b) = (dir.join("a.bin"), dir.join("b.bin"));
+        write_file(&a, 77);
+        write_file(&b, 78);
+        // The two files number their games alike, as every datagen run does.
+        let o = LoadOptions { max_score: None, validation: 0.5, seed: 4, limit: None, unscale_rule50: false };
+        let scores = |d: &Dataset| -> Vec<(i16, Vec<u16>)> {
+            let mut v: Vec<_> = (0..d.len()).map(|i| (d.meta(i).score, d.white_features(i).to_vec())).collect();
+            v.sort();
+            v
+        };
+        let (t1, v1) = load(&[a.clone(), b.clone()], &o, &mut Vec::new()).unwrap();
+        let (t2, v2) = load(&[b.clone(), a.clone()], &o, &mut Vec::new()).unwrap();
+        assert_eq!((scores(&t1), scores(&v1)), (scores(&t2), scores(&v2)));
+        // Game g of one file and game g of the other are split independently.
+        let (ka, kb) = (data::file_key(&a).unwrap(), data::file_key(&b).unwrap());
+        assert_ne!(ka, kb);
+        let side = |k: u64| (0..20u64).map(|g| is_validation(data::game_key(k, g), 4, 0.5)).collect::<Vec<_>>();
+        assert_ne!(side(ka), side(kb));
+        // A file that grows keeps its key: datagen appends.
+        let grown = dir.join("grown.bin");
+        let mut bytes = std::fs::read(&a).unwrap();
+        bytes.extend_from_slice(&std::fs::read(&b).unwrap()[file_header().len()..]);
+        std::fs::write(&grown, bytes).unwrap();
+        assert_eq!(data::read_path(&grown).unwrap().len(), 400);
+        assert_eq!(data::file_key(&grown).unwrap(), ka);
+        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]

@@ -16,7 +16,7 @@ pub mod train;
 pub mod weights_file;
 
 use crate::eval::{NUM_PARAMS, S, TERMS, WEIGHTS, s};
-use crate::rng::{Rng, mix};
+use crate::rng::Rng;
 use crate::tools::datagen::binary::PackedRecord;
 use crate::tools::datagen::data;
 use crate::tools::datagen::format::GameResult;
@@ -177,10 +177,11 @@ pub fn tune(cfg: &TuneConfig, log: &mut dyn Write) -> Result<TuneOutcome, Box<dy
 /// side, since positions of one game are alike and would leak across the split.
 fn load(cfg: &TuneConfig, log: &mut dyn Write) -> Result<(Dataset, Dataset), Box<dyn std::error::Error>> {
     let mut entries: Vec<(u64, PackedRecord)> = Vec::new();
-    for (i, path) in cfg.data.iter().enumerate() {
+    for path in &cfg.data {
+        let key = data::file_key(path)?;
         let file = data::read_path(path)?;
         writeln!(log, "tune: {}: {} positions", path.display(), file.len())?;
-        entries.extend(file.into_iter().map(|(game, r)| (mix((i as u64) << 56 ^ game), r)));
+        entries.extend(file.into_iter().map(|(game, r)| (data::game_key(key, game), r)));
     }
     if let Some(n) = cfg.limit {
         entries.truncate(n);
