@@ -63,19 +63,31 @@ def smp(args):
     # them: the median of the rounds is the figure, the best of them is shown beside it.
     sums = {"median": [0.0, 0.0], "best": [0.0, 0.0]}
     logs = {"median": [], "best": []}
+    # Nodes tell the two ways two threads lose apart: the total of both threads' nodes
+    # over one thread's is the extra tree the second thread searches; the time speed-up is
+    # then nodes per second gained over that overhead.
+    node_logs, nps_logs = [], []
     for fen in fens:
-        times1, times2 = [], []
+        times1, times2, nodes1, nodes2 = [], [], [], []
         for _ in range(args.rounds):
-            times1.append(search(one, fen, f"go depth {args.depth}")[0])
-            times2.append(search(two, fen, f"go depth {args.depth}")[0])
+            t, n = search(one, fen, f"go depth {args.depth}")
+            times1.append(t)
+            nodes1.append(n)
+            t, n = search(two, fen, f"go depth {args.depth}")
+            times2.append(t)
+            nodes2.append(n)
         for kind, pick in (("median", statistics.median), ("best", min)):
             t1, t2 = pick(times1), pick(times2)
             sums[kind][0] += t1
             sums[kind][1] += t2
             logs[kind].append(math.log(t1 / t2))
         m1, m2 = statistics.median(times1), statistics.median(times2)
-        print(f"{m1:7.3f} s {m2:7.3f} s  x{m1 / m2:5.2f}  (best x{min(times1) / min(times2):5.2f})  {fen}",
-              flush=True)
+        n1, n2 = statistics.median(nodes1), statistics.median(nodes2)
+        node_logs.append(math.log(max(n2, 1) / max(n1, 1)))
+        nps_logs.append(math.log((sum(nodes2) / sum(times2)) / (sum(nodes1) / sum(times1))))
+        spread = f"{min(times2):.2f}-{max(times2):.2f} s"
+        print(f"{m1:7.3f} s {m2:7.3f} s  x{m1 / m2:5.2f}  (best x{min(times1) / min(times2):5.2f}, 2 threads {spread},"
+              f" nodes x{n2 / max(n1, 1):4.2f})  {fen}", flush=True)
     one.close(timeout=None)
     two.close(timeout=None)
     for kind in ("median", "best"):
@@ -83,6 +95,9 @@ def smp(args):
         print(f"depth {args.depth}, hash {args.hash}, {len(fens)} positions, {kind} of {args.rounds}"
               f" round(s): 1 thread {t1:.2f} s, 2 threads {t2:.2f} s; speed-up of the sums"
               f" x{t1 / t2:.2f}, geometric mean x{math.exp(sum(lg) / len(lg)):.2f}")
+    gm = lambda lg: math.exp(sum(lg) / len(lg))
+    print(f"geometric means over the positions: 2 threads' nodes (both threads, median round) over one"
+          f" thread's x{gm(node_logs):.2f}; nodes per second x{gm(nps_logs):.2f}")
 
 
 def nps(args):

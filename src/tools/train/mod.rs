@@ -78,10 +78,14 @@ impl Trainer {
             return Err("hidden size, buckets and batch must be positive".into());
         }
         let net = match init {
-            Some(net) if Shape { buckets: recipe.shape.buckets, ..net.shape } != recipe.shape => {
+            Some(net)
+                if Shape { buckets: recipe.shape.buckets, hidden: recipe.shape.hidden, ..net.shape }
+                    != recipe.shape =>
+            {
                 return Err(format!("the starting net has shape {:?}, the recipe {:?}", net.shape, recipe.shape));
             }
-            Some(net) => net.with_buckets(recipe.shape.buckets)?,
+            // Split first: widening keeps however many buckets there are.
+            Some(net) => net.with_buckets(recipe.shape.buckets)?.with_hidden(recipe.shape.hidden, recipe.seed)?,
             None => FloatNet::random(recipe.shape, recipe.seed),
         };
         let adam = Adam::new(net.params.len());

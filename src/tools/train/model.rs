@@ -221,6 +221,41 @@ impl FloatNet {
         Ok(FloatNet { shape, params })
     }
 
+    /// The same function with `hidden` units a perspective instead of fewer: the new units
+    /// get random input weights (drawn from `seed` as a fresh net's are) and zero output
+    /// weights, so they add nothing until training moves them. A wider net can so start
+    /// from an accepted narrower one instead of from random weights.
+    pub fn with_hidden(&self, hidden: usize, seed: u64) -> Result<FloatNet, String> {
+        let s = self.shape;
+        if hidden == s.hidden {
+            return Ok(self.clone());
+        }
+        if hidden < s.hidden {
+            return Err(format!("a net can be widened, not narrowed: {} units into {hidden}", s.hidden));
+        }
+        let shape = Shape { hidden, ..s };
+        let (old, new) = (s.hidden, hidden - s.hidden);
+        let mut rng = Rng::new(seed);
+        let a = 1.0 / (INPUTS as f64).sqrt();
+        let mut params = Vec::with_capacity(shape.params());
+        for f in 0..INPUTS {
+            params.extend_from_slice(self.column(f));
+            params.extend((0..new).map(|_| ((2.0 * rng.unit() - 1.0) * a) as f32));
+        }
+        params.extend_from_slice(self.hidden_biases());
+        params.extend(std::iter::repeat_n(0.0, new));
+        for b in 0..s.buckets {
+            let w = self.output_weights(b);
+            for side in [&w[..old], &w[old..]] {
+                params.extend_from_slice(side);
+                params.extend(std::iter::repeat_n(0.0, new));
+            }
+        }
+        params.extend((0..s.buckets).map(|b| self.output_bias(b)));
+        debug_assert_eq!(params.len(), shape.params());
+        Ok(FloatNet { shape, params })
+    }
+
     /// Keeps every parameter within +-`CLIP`.
     pub fn clip(&mut self) {
         for p in &mut self.params {
@@ -345,6 +380,28 @@ mod tests {
         }
         assert!(split.with_buckets(4).is_err(), "eight buckets do not become four");
         assert_eq!(split.with_buckets(8).expect("same count"), split);
+    }
+
+    #[test]
+    fn widening_keeps_the_function_and_the_new_units_can_learn() {
+        let net = random_clipped(Activation::SCReLU, 12);
+        let wide = net.with_hidden(48, 5).expect("32 units widen to 48");
+        assert_eq!(wide.shape, Shape { hidden: 48, ..net.shape });
+        assert_eq!(wide.params.len(), wide.shape.params());
+        for pos in random_positions(31, 200) {
+            assert_eq!(net.evaluate(&pos), wide.evaluate(&pos), "{}", pos.fen());
+        }
+        // The engine's integers agree as well: the new output weights round to zero.
+        let engine = |n: &FloatNet| Network::from_bytes(&n.quantise().to_bytes()).expect("a valid file");
+        let (narrow_int, wide_int) = (engine(&net), engine(&wide));
+        for pos in random_positions(33, 100) {
+            assert_eq!(narrow_int.evaluate(&pos), wide_int.evaluate(&pos), "{}", pos.fen());
+        }
+        // The new units are live (some input weight is not zero), so training reaches them
+        // through their output weights.
+        assert!((0..INPUTS).any(|f| wide.column(f)[32..].iter().any(|&w| w != 0.0)));
+        assert!(wide.with_hidden(16, 5).is_err(), "48 units do not become 16");
+        assert_eq!(wide.with_hidden(48, 5).expect("same width"), wide);
     }
 
     #[test]

@@ -115,10 +115,19 @@ fn a_resumed_run_is_the_uninterrupted_run() {
     assert!(float.adam.is_none());
     let ck = Checkpoint::from_bytes(&std::fs::read(dir.join("checkpoint.ckpt")).unwrap()).unwrap();
     assert_eq!((ck.epoch, ck.adam.as_ref()), (4, Some(&whole.adam)));
-    // The float weights start a new run, which must take the same shape.
+    // The float weights start a new run of the same shape, or of a wider one; not of a
+    // narrower one or another activation.
     assert_eq!(Trainer::new(recipe(1), Some(&float.net)).unwrap().net, whole.net);
-    let wider = Recipe { shape: Shape { hidden: 32, ..recipe(1).shape }, ..recipe(1) };
-    assert!(Trainer::new(wider, Some(&float.net)).is_err());
+    let shaped = |shape: Shape| Recipe { shape, ..recipe(1) };
+    let n = float.net.shape.hidden;
+    let wide = Trainer::new(shaped(Shape { hidden: 2 * n, ..float.net.shape }), Some(&float.net)).unwrap();
+    assert_eq!(wide.net.shape.hidden, 2 * n);
+    assert!(Trainer::new(shaped(Shape { hidden: n / 2, ..float.net.shape }), Some(&float.net)).is_err());
+    let other = match float.net.shape.activation {
+        Activation::SCReLU => Activation::CReLU,
+        Activation::CReLU => Activation::SCReLU,
+    };
+    assert!(Trainer::new(shaped(Shape { activation: other, ..float.net.shape }), Some(&float.net)).is_err());
     let _ = std::fs::remove_dir_all(dir);
 }
 
