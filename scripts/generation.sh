@@ -15,7 +15,8 @@
 #   POSITIONS (2000000)  NODES (5000)  SEED ((GEN + 2) * 1000 + 1, as generations 0 and 1)
 #   EPOCHS (8)  LR (0.0005)  BATCH (4096)  SCORE_WEIGHT (1: the search's score alone; below 1
 #   blends in the game's result)  BUCKETS (the built-in net's output buckets; more splits a
-#   one-bucket net's output into that many material buckets)  WINDOW (2: train on the data of
+#   one-bucket net's output into that many material buckets)  HIDDEN (the built-in net's
+#   width; more widens it: the new units start silent)  WINDOW (2: train on the data of
 #   this many generations, this one's and those before it still in data/)  THREADS (all cores)
 #   TC (10+0.1)  ROUNDS (1000: at most 2000 games)  SRAND (GEN * 10 + 41)  CONCURRENCY (2)
 #   NET (unset; a candidate .nnue to gate instead of making one: steps 1 and 2 are skipped,
@@ -90,6 +91,7 @@ BATCH=${BATCH:-4096}
 SCORE_WEIGHT=${SCORE_WEIGHT:-1}
 WINDOW=${WINDOW:-2}
 BUCKETS=${BUCKETS:-}
+HIDDEN=${HIDDEN:-}
 TC=${TC:-10+0.1}
 ROUNDS=${ROUNDS:-1000}
 SRAND=${SRAND:-$((GEN * 10 + 41))}
@@ -103,10 +105,14 @@ base=$(built_in)
 [ -f "nets/$base.float" ] || die "nets/$base.float is missing: training starts from the built-in net's float weights"
 # A generation keeps the built-in net's shape unless told: `sitke train --init` takes the
 # starting net's hidden size and buckets where no flag names them.
-buckets=()
+shape=()
 if [ -n "$BUCKETS" ]; then
   [[ $BUCKETS =~ ^[0-9]+$ ]] || die "BUCKETS=$BUCKETS is not a number"
-  buckets=(--buckets "$BUCKETS")
+  shape=(--buckets "$BUCKETS")
+fi
+if [ -n "$HIDDEN" ]; then
+  [[ $HIDDEN =~ ^[0-9]+$ ]] || die "HIDDEN=$HIDDEN is not a number"
+  shape+=(--hidden "$HIDDEN")
 fi
 say "generation $GEN from the built-in net $base"
 
@@ -138,10 +144,10 @@ train() {
   # An interrupted run goes on from its checkpoint, which holds where it started from.
   local start=(--init "nets/$base.float")
   [ -f "$dir/checkpoint.ckpt" ] && start=(--resume "$dir/checkpoint.ckpt")
-  say "2/4 training in $dir: $EPOCHS epochs, lr $LR, batch $BATCH, score weight $SCORE_WEIGHT, buckets ${BUCKETS:-as the built-in net}"
+  say "2/4 training in $dir: $EPOCHS epochs, lr $LR, batch $BATCH, score weight $SCORE_WEIGHT, buckets ${BUCKETS:-as the built-in net}, hidden ${HIDDEN:-as the built-in net}"
   say "2/4 data: ${files[*]}"
   "$S" train "${files[@]}" "${start[@]}" --epochs "$EPOCHS" --lr "$LR" --batch "$BATCH" \
-    --score-weight "$SCORE_WEIGHT" "${buckets[@]}" --dir "$dir" "${threads[@]}" 2>&1 | tee "$log"
+    --score-weight "$SCORE_WEIGHT" "${shape[@]}" --dir "$dir" "${threads[@]}" 2>&1 | tee "$log"
 }
 
 if [ -n "${NET:-}" ]; then
