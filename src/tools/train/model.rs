@@ -369,9 +369,14 @@ mod tests {
 
     #[test]
     fn splitting_into_buckets_keeps_the_function() {
-        let one = Shape { hidden: 32, buckets: 1, activation: Activation::SCReLU };
-        let mut net = random_clipped(Activation::SCReLU, 11);
-        net = FloatNet { shape: one, params: net.params[..one.params()].to_vec() };
+        // A one-bucket net: a four-bucket one's hidden layer with its first bucket's output.
+        let four = random_clipped(Activation::SCReLU, 11);
+        let one = Shape { buckets: 1, ..four.shape };
+        let mut params = four.params[..one.output_weights_at()].to_vec();
+        params.extend_from_slice(four.output_weights(0));
+        params.push(four.output_bias(0));
+        let net = FloatNet { shape: one, params };
+        assert_eq!(net.params.len(), one.params());
         let split = net.with_buckets(8).expect("one bucket splits");
         assert_eq!(split.shape.buckets, 8);
         assert_eq!(split.params.len(), split.shape.params());
