@@ -1,6 +1,7 @@
 //! Move-ordering statistics, one set per search thread: butterfly history (by side, origin
 //! or dropped piece, and destination), continuation history (by the previous move's piece
-//! and square), capture history, and counter moves.
+//! and square), capture history, counter moves, and the static evaluation's correction
+//! history (`correction`).
 
 use super::params::SearchParams;
 use crate::board::{Color, Move, MoveKind, Piece, PieceType, Position};
@@ -61,6 +62,8 @@ pub struct Histories {
     pub capture: Vec<[[i16; 6]; 64]>,
     /// [previous piece-to] -> the reply that refuted it last.
     pub counter: Vec<Move>,
+    /// How far search results have strayed from the static evaluation, by kind of position.
+    pub correction: super::correction::CorrectionHistory,
 }
 
 const PIECE_TO: usize = 12 * 64;
@@ -72,6 +75,7 @@ impl Default for Histories {
             continuation: vec![0; PIECE_TO * PIECE_TO],
             capture: vec![[[0; 6]; 64]; 12],
             counter: vec![Move::NONE; PIECE_TO],
+            correction: Default::default(),
         }
     }
 }

@@ -114,6 +114,7 @@ params! {
     USE_SINGULAR = 1, 0, 1; "Feature switch: singular extension (and multi-cut)."
     USE_QS_CHECKS = 1, 0, 1; "Feature switch: quiet checks at the first ply of quiescence search."
     USE_SMP_MARKS = 0, 0, 1; "Feature switch: with threads, reduce more where another thread searches."
+    USE_CORRECTION = 0, 0, 1; "Feature switch: correct the static evaluation by the search's past errors."
     ASPIRATION_WINDOW = 25, 5, 100; "Half-width of the first aspiration window, centipawns."
     RFP_MAX_DEPTH = 8, 2, 12; "Reverse futility pruning: deepest depth it applies at."
     RFP_MARGIN = 80, 20, 200; "Reverse futility pruning: margin per ply of depth."
@@ -138,6 +139,8 @@ params! {
     IIR_MIN_DEPTH = 4, 2, 10; "Internal iterative reduction: shallowest depth without a TT move."
     QS_DELTA = 200, 50, 600; "Quiescence delta pruning margin."
     ORDER_PST_MUL = 0, 0, 64; "Quiet move ordering: weight of the piece-square gain."
+    CORR_PAWN_WEIGHT = 256, 0, 512; "Correction history: weight of the pawn structure's entry, of 256."
+    CORR_PIECE_WEIGHT = 128, 0, 512; "Correction history: weight of each side's pieces' entry, of 256."
 }
 
 impl Default for SearchParams {

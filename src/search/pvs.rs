@@ -1,11 +1,13 @@
 //! Principal variation search and quiescence search. Node kinds (root, PV, non-PV) are
 //! zero-sized types, so each kind gets its own compiled copy of the search.
 
+use super::correction::Keys;
 use super::history::{PieceTo, bonus, moved_piece};
 use super::marks::Mark;
 use super::movepick::{MovePicker, OrderingContext, PickBuffers, is_noisy};
 use super::params::SearchParams;
 use super::see::{captured_value, see_ge};
+use super::tbprobe::VALUE_TB_WIN;
 use super::tt::Bound;
 use super::worker::Worker;
 use super::{MATE_BOUND, MAX_PLY, VALUE_INFINITE, VALUE_NONE, mate_in, mated_in};
@@ -105,6 +107,24 @@ impl Worker<'_> {
         let p = tb.probe(&self.pos)?;
         self.shared.tbhits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         Some(super::tbprobe::value(&p, self.ply))
+    }
+
+    /// The correction history's keys for this node, when it corrects the static evaluation:
+    /// not in check (no static evaluation) and not in the setup (drops, not structures).
+    #[inline]
+    fn correction_keys(&self, in_check: bool) -> Option<Keys> {
+        (self.params.USE_CORRECTION && !in_check && !self.pos.in_setup()).then(|| Keys::of(&self.pos))
+    }
+
+    /// `raw` corrected by this thread's correction history, kept short of mate scores.
+    #[inline]
+    fn corrected(&self, raw: i32, keys: &Keys) -> i32 {
+        if raw.abs() >= MATE_BOUND {
+            return raw;
+        }
+        let p = &self.params;
+        let c = self.hist.correction.correction(self.pos.side_to_move(), keys, p.CORR_PAWN_WEIGHT, p.CORR_PIECE_WEIGHT);
+        (raw + c).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     fn ordering(&self) -> OrderingContext<'_> {
@@ -211,7 +231,13 @@ impl Worker<'_> {
                 _ => self.evaluate(),
             }
         };
-        let mut eval = raw_eval;
+        // The table keeps the evaluation as it came; the correction is the thread's latest.
+        let corr_keys = self.correction_keys(in_check);
+        let static_eval = match &corr_keys {
+            Some(keys) => self.corrected(raw_eval, keys),
+            None => raw_eval,
+        };
+        let mut eval = static_eval;
         if let Some(e) = tte
             && !in_check
             && e.score.abs() < MATE_BOUND
@@ -219,10 +245,10 @@ impl Worker<'_> {
         {
             eval = e.score;
         }
-        self.frame(0).static_eval = raw_eval;
+        self.frame(0).static_eval = static_eval;
         let improving = !in_check && ply >= 2 && {
             let prev = self.frame(2).static_eval;
-            prev != VALUE_NONE && raw_eval > prev
+            prev != VALUE_NONE && static_eval > prev
         };
         // Grandchildren start with fresh killers; children share this ply's siblings' ones.
         self.stack[ply + super::worker::STACK_OFFSET + 2].killers = [Move::NONE; 2];
@@ -466,6 +492,17 @@ impl Worker<'_> {
             self.update_histories(best_move, depth, &quiets, &captures);
         }
 
+        // The static evaluation was wrong in the direction the bound proves: too high if
+        // every move failed low under it, too low if a quiet best move beat it.
+        if let Some(keys) = &corr_keys
+            && excluded == Move::NONE
+            && best.abs() < VALUE_TB_WIN - MAX_PLY as i32
+            && (best_move == Move::NONE || !is_noisy(&self.pos, best_move))
+            && ((best < static_eval && best < beta) || (best > static_eval && best_move != Move::NONE))
+        {
+            self.hist.correction.update(us, keys, best - static_eval, depth);
+        }
+
         if excluded == Move::NONE && !(N::ROOT && self.pv_idx > 0) {
             let bound = if best >= beta {
                 Bound::Lower
@@ -565,6 +602,8 @@ impl Worker<'_> {
 
         let mut best;
         let raw_eval;
+        // The static evaluation as stand-pat and delta pruning use it (corrected).
+        let mut stand = VALUE_NONE;
         if in_check {
             raw_eval = VALUE_NONE;
             best = -VALUE_INFINITE;
@@ -573,7 +612,11 @@ impl Worker<'_> {
                 Some(e) if e.eval != VALUE_NONE => e.eval,
                 _ => self.evaluate(),
             };
-            best = raw_eval;
+            stand = match self.correction_keys(false) {
+                Some(keys) => self.corrected(raw_eval, &keys),
+                None => raw_eval,
+            };
+            best = stand;
             if let Some(e) = tte
                 && e.score.abs() < MATE_BOUND
                 && ((e.bound == Bound::Lower && e.score > best) || (e.bound == Bound::Upper && e.score < best))
@@ -603,7 +646,7 @@ impl Worker<'_> {
                 // Delta pruning: a capture that cannot lift the score to alpha. A quiet
                 // check is searched for the mate or the win it may set up, not its material.
                 let gain = captured_value(&self.pos, m); // 0 for anything but a capture
-                if gain > 0 && raw_eval + gain + self.params.QS_DELTA <= alpha {
+                if gain > 0 && stand + gain + self.params.QS_DELTA <= alpha {
                     continue;
                 }
                 if !see_ge(&self.pos, m, 0) {
