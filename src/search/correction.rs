@@ -14,7 +14,7 @@ const ENTRIES: usize = 1 << 14;
 /// An entry holds centipawns times GRAIN.
 const GRAIN: i32 = 256;
 /// No entry corrects by more than 64 centipawns.
-const LIMIT: i32 = 64 * GRAIN;
+const MAX_ENTRY: i32 = 64 * GRAIN;
 /// Weights of a new result are out of this.
 const WEIGHT_SCALE: i32 = 256;
 
@@ -102,11 +102,11 @@ impl CorrectionHistory {
     #[inline]
     pub fn update(&mut self, stm: Color, keys: &Keys, diff: i32, depth: i32) {
         let s = stm.index();
-        let target = (diff * GRAIN).clamp(-LIMIT, LIMIT);
+        let target = (diff * GRAIN).clamp(-MAX_ENTRY, MAX_ENTRY);
         let weight = (depth + 1).clamp(1, 16);
         let blend = |e: &mut i16| {
             let v = (*e as i32 * (WEIGHT_SCALE - weight) + target * weight) / WEIGHT_SCALE;
-            *e = v.clamp(-LIMIT, LIMIT) as i16;
+            *e = v.clamp(-MAX_ENTRY, MAX_ENTRY) as i16;
         };
         blend(&mut self.pawns[s][index(keys.pawns)]);
         for c in Color::ALL {
