@@ -119,15 +119,21 @@ const KEY_RECORDS: usize = 128;
 /// only appends, so a file that grows keeps its key once it holds that many records, and
 /// its games keep their side of a validation split.
 pub fn file_key(path: &Path) -> Result<u64, String> {
+    let head =
+        open(path)?.take(KEY_RECORDS).collect::<Result<Vec<_>, _>>().map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(records_key(&head))
+}
+
+/// `file_key` of a file already read whole (`read_path`): the hash of its first 128 records.
+pub fn records_key(records: &[(u64, PackedRecord)]) -> u64 {
     let mut h = mix(0x6b65_795f_6669_6c65);
-    for item in open(path)?.take(KEY_RECORDS) {
-        let (game, record) = item.map_err(|e| format!("{}: {e}", path.display()))?;
+    for (game, record) in records.iter().take(KEY_RECORDS) {
         h = mix(h ^ game);
         for word in record.to_bytes().chunks(8) {
             h = mix(h ^ u64::from_le_bytes(word.try_into().expect("records are whole words")));
         }
     }
-    Ok(h)
+    h
 }
 
 /// The key a game is split by. Every datagen run numbers its games from 0, so the id alone

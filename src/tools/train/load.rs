@@ -187,8 +187,9 @@ mod tests {
         // Whole games go one way: the validation set's size is a multiple of a game's kept
         // positions only if the split is by game, so check game by game instead.
         let mut seen = (0, 0);
+        let file = data::file_key(&path).unwrap();
         for g in 0..20u64 {
-            let in_val = is_validation(data::game_key(data::file_key(&path).unwrap(), g), 4, 0.3);
+            let in_val = is_validation(data::game_key(file, g), 4, 0.3);
             let kept: Vec<usize> = expected.iter().copied().filter(|i| i / 10 == g as usize).collect();
             for &i in &kept {
                 let (set, k) = if in_val { (&val, &mut seen.1) } else { (&train, &mut seen.0) };
@@ -226,6 +227,8 @@ mod tests {
         // Game g of one file and game g of the other are split independently.
         let (ka, kb) = (data::file_key(&a).unwrap(), data::file_key(&b).unwrap());
         assert_ne!(ka, kb);
+        // A file read whole (as `sitke tune` reads it) has the same key.
+        assert_eq!(data::records_key(&data::read_path(&a).unwrap()), ka);
         let side = |k: u64| (0..20u64).map(|g| is_validation(data::game_key(k, g), 4, 0.5)).collect::<Vec<_>>();
         assert_ne!(side(ka), side(kb));
         // A file that grows keeps its key: datagen appends.

@@ -26,7 +26,7 @@ use adam::Adam;
 use checkpoint::{Checkpoint, Recipe};
 use data::{Dataset, Mirror};
 use grad::{Gradient, Objective};
-use model::{FloatNet, Shape};
+use model::FloatNet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -78,10 +78,9 @@ impl Trainer {
             return Err("hidden size, buckets and batch must be positive".into());
         }
         let net = match init {
-            Some(net)
-                if Shape { buckets: recipe.shape.buckets, hidden: recipe.shape.hidden, ..net.shape }
-                    != recipe.shape =>
-            {
+            // Buckets and width may grow from the start's (the two calls below refuse anything
+            // else); the activation must match.
+            Some(net) if net.shape.activation != recipe.shape.activation => {
                 return Err(format!("the starting net has shape {:?}, the recipe {:?}", net.shape, recipe.shape));
             }
             // Split first: widening keeps however many buckets there are.

@@ -178,8 +178,8 @@ pub fn tune(cfg: &TuneConfig, log: &mut dyn Write) -> Result<TuneOutcome, Box<dy
 fn load(cfg: &TuneConfig, log: &mut dyn Write) -> Result<(Dataset, Dataset), Box<dyn std::error::Error>> {
     let mut entries: Vec<(u64, PackedRecord)> = Vec::new();
     for path in &cfg.data {
-        let key = data::file_key(path)?;
         let file = data::read_path(path)?;
+        let key = data::records_key(&file);
         writeln!(log, "tune: {}: {} positions", path.display(), file.len())?;
         entries.extend(file.into_iter().map(|(game, r)| (data::game_key(key, game), r)));
     }
