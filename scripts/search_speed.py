@@ -5,6 +5,9 @@
        position, alternating the two settings; reports the summed and the geometric-mean
        ratio of the rounds' medians (and of their best). Needs a quiet machine with 2 free
        cores.
+       With --stats, also what happened at the root: the main thread's aspiration
+       re-searches and best-move changes, and its share of the nodes (from the engine's
+       debug log), which tell where a helper makes the main thread's tree bigger.
   nps  nodes per second of Sitke and of Debian's fairy-stockfish, one thread each, the same
        positions searched for the same time, alternately.
 
@@ -20,6 +23,7 @@ import os
 import re
 import statistics
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -55,10 +59,64 @@ def search(engine, fen, go):
     return elapsed, nodes
 
 
+STATS = re.compile(r"thread (\d+): completed depth (\d+), nodes (\d+), aspiration fail-highs (\d+),"
+                   r" fail-lows (\d+), best-move changes (\d+)")
+
+
+def thread_stats(log, threads):
+    """The searches in an engine's debug log, in order: for each, {thread: (depth, nodes,
+    fail-highs, fail-lows, best-move changes)}. Each thread logs once as it ends, and the
+    next search starts only after all have (bestmove waits for them)."""
+    searches, current = [], {}
+    for line in open(log):
+        m = STATS.search(line)
+        if m:
+            tid, *rest = (int(x) for x in m.groups())
+            current[tid] = tuple(rest)
+            if len(current) == threads:
+                searches.append(current)
+                current = {}
+    return searches
+
+
+def report_stats(logs, fens, rounds):
+    """Prints the root events of each setting, per search, and the main thread's nodes."""
+    per = {}
+    for threads, log in logs.items():
+        searches = thread_stats(log, threads)
+        if len(searches) != len(fens) * rounds:
+            print(f"stats: {len(searches)} searches logged for {threads} thread(s), expected"
+                  f" {len(fens) * rounds}; not reported")
+            return
+        per[threads] = searches
+        main = [s[0] for s in searches]
+        mean = lambda i: sum(m[i] for m in main) / len(main)
+        share = sum(m[1] for m in main) / sum(sum(t[1] for t in s.values()) for s in searches)
+        print(f"{threads} thread(s), main thread per search: aspiration fail-highs {mean(2):.2f},"
+              f" fail-lows {mean(3):.2f}, best-move changes {mean(4):.2f}; its share of all"
+              f" nodes {share:.2f}")
+    # The main thread's own nodes to finish the depth, with a helper against without.
+    lg = []
+    for i in range(len(fens)):
+        rows = slice(i * rounds, (i + 1) * rounds)
+        n1 = statistics.median(s[0][1] for s in per[1][rows])
+        n2 = statistics.median(s[0][1] for s in per[2][rows])
+        lg.append(math.log(max(n2, 1) / max(n1, 1)))
+    print(f"main thread's nodes with a helper over alone (geometric mean, median round):"
+          f" x{math.exp(sum(lg) / len(lg)):.2f}")
+
+
 def smp(args):
     fens = bench_positions()
-    one = Engine(args.engine, {"Threads": 1, "Hash": args.hash})
-    two = Engine(args.engine, {"Threads": 2, "Hash": args.hash})
+    stat_logs, extra = {}, [{}, {}]
+    if args.stats:
+        env = dict(os.environ, RUST_LOG="sitke::search=debug")
+        for i, threads in enumerate((1, 2)):
+            f = tempfile.NamedTemporaryFile("w", prefix=f"smp-{threads}-", suffix=".log", delete=False)
+            stat_logs[threads] = f.name
+            extra[i] = {"stderr": f, "env": env}
+    one = Engine(args.engine, {"Threads": 1, "Hash": args.hash}, **extra[0])
+    two = Engine(args.engine, {"Threads": 2, "Hash": args.hash}, **extra[1])
     # Two threads search differently every time, so the luckiest of several runs flatters
     # them: the median of the rounds is the figure, the best of them is shown beside it.
     sums = {"median": [0.0, 0.0], "best": [0.0, 0.0]}
@@ -98,6 +156,10 @@ def smp(args):
     gm = lambda lg: math.exp(sum(lg) / len(lg))
     print(f"geometric means over the positions: 2 threads' nodes (both threads, median round) over one"
           f" thread's x{gm(node_logs):.2f}; nodes per second x{gm(nps_logs):.2f}")
+    if args.stats:
+        report_stats(stat_logs, fens, args.rounds)
+        for log in stat_logs.values():
+            os.unlink(log)
 
 
 def nps(args):
@@ -129,6 +191,8 @@ def main():
     a.add_argument("--depth", type=int, default=13)
     a.add_argument("--rounds", type=int, default=1)
     a.add_argument("--hash", type=int, default=64)
+    a.add_argument("--stats", action="store_true",
+                   help="also count root events and the main thread's nodes (debug log)")
     a.add_argument("--engine", default=SITKE, help="the Sitke binary (default: the release build)")
     a.set_defaults(run=smp)
     b = sub.add_parser("nps", help="nodes per second against fairy-stockfish")

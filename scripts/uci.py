@@ -17,9 +17,12 @@ import subprocess
 class Engine:
     """An engine process, initialised for Sittuyin with the given UCI options."""
 
-    def __init__(self, path, options=None, variant="sittuyin"):
+    def __init__(self, path, options=None, variant="sittuyin", stderr=None, env=None):
+        """`stderr`: a file to keep the engine's diagnostics in (default: dropped); `env`:
+        the process's environment (default: this one's), e.g. with RUST_LOG set."""
         self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, text=True, bufsize=1)
+                                  stderr=stderr or subprocess.DEVNULL, env=env, text=True,
+                                  bufsize=1)
         self.send("uci")
         self.until("uciok")
         self.send(f"setoption name UCI_Variant value {variant}")

@@ -112,6 +112,19 @@ impl Default for Frame {
     }
 }
 
+/// Counts of root events over one search: how often an aspiration window failed and the
+/// best move changed. They show where a helper's table entries make the main thread search
+/// again (`RUST_LOG=sitke::search=debug`).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct RootStats {
+    /// Iterations searched again because the value reached beta.
+    pub fail_highs: u32,
+    /// Iterations searched again because the value fell to alpha.
+    pub fail_lows: u32,
+    /// Times a later root move beat the first one searched.
+    pub best_changes: u32,
+}
+
 /// Offset of ply 0 in the stack, so that ply - 2 is always a valid index.
 pub(super) const STACK_OFFSET: usize = 2;
 
@@ -132,6 +145,8 @@ pub(super) struct Worker<'a> {
     pub root_depth: i32,
     pub completed_depth: i32,
     pub best_move_changes: f64,
+    /// What this search did at the root, for the debug log (issue 32's diagnosis).
+    pub root_stats: RootStats,
     pub reductions: &'a [[i32; 64]; 64],
     /// This thread's copy of the search's settings, read at every node (a copy of its own
     /// sits next to the rest of the thread's hot data).
@@ -184,6 +199,7 @@ impl<'a> Worker<'a> {
             root_depth: 0,
             completed_depth: 0,
             best_move_changes: 0.0,
+            root_stats: RootStats::default(),
             reductions,
             params: shared.params,
             pick_pool: Vec::with_capacity(MAX_PLY),
@@ -303,6 +319,16 @@ impl<'a> Worker<'a> {
             }
         }
         self.shared.nodes[self.id].0.store(self.nodes, Ordering::Relaxed);
+        let st = self.root_stats;
+        log::debug!(
+            "thread {}: completed depth {}, nodes {}, aspiration fail-highs {}, fail-lows {}, best-move changes {}",
+            self.id,
+            self.completed_depth,
+            self.nodes,
+            st.fail_highs,
+            st.fail_lows,
+            st.best_changes
+        );
         if self.id == 0 {
             self.shared.abort.store(true, Ordering::Relaxed);
         }
@@ -325,12 +351,14 @@ impl<'a> Worker<'a> {
                 return false;
             }
             if value <= alpha {
+                self.root_stats.fail_lows += 1;
                 beta = (alpha + beta) / 2;
                 alpha = (value - delta).max(-VALUE_INFINITE);
                 if self.id == 0 && self.shared.time.elapsed() > Duration::from_secs(3) {
                     self.report_lines(depth, Bound::Upper, report);
                 }
             } else if value >= beta {
+                self.root_stats.fail_highs += 1;
                 beta = (value + delta).min(VALUE_INFINITE);
                 if self.id == 0 && self.shared.time.elapsed() > Duration::from_secs(3) {
                     self.report_lines(depth, Bound::Lower, report);
