@@ -115,8 +115,9 @@ def smp(args):
             f = tempfile.NamedTemporaryFile("w", prefix=f"smp-{threads}-", suffix=".log", delete=False)
             stat_logs[threads] = f.name
             extra[i] = {"stderr": f, "env": env}
-    one = Engine(args.engine, {"Threads": 1, "Hash": args.hash}, **extra[0])
-    two = Engine(args.engine, {"Threads": 2, "Hash": args.hash}, **extra[1])
+    options = dict(o.split("=", 1) for o in args.option)
+    one = Engine(args.engine, {**options, "Threads": 1, "Hash": args.hash}, **extra[0])
+    two = Engine(args.engine, {**options, "Threads": 2, "Hash": args.hash}, **extra[1])
     # Two threads search differently every time, so the luckiest of several runs flatters
     # them: the median of the rounds is the figure, the best of them is shown beside it.
     sums = {"median": [0.0, 0.0], "best": [0.0, 0.0]}
@@ -191,6 +192,8 @@ def main():
     a.add_argument("--depth", type=int, default=13)
     a.add_argument("--rounds", type=int, default=1)
     a.add_argument("--hash", type=int, default=64)
+    a.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a UCI option for both engines (repeatable), e.g. USE_SMP_SKIP=1")
     a.add_argument("--stats", action="store_true",
                    help="also count root events and the main thread's nodes (debug log)")
     a.add_argument("--engine", default=SITKE, help="the Sitke binary (default: the release build)")

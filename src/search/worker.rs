@@ -294,6 +294,11 @@ impl<'a> Worker<'a> {
         let mut last_best = Move::NONE;
         let mut stable_iterations = 0;
         for depth in 1..=max_depth {
+            // Two threads at the same depth search the same tree at the same moment; a
+            // helper a ply ahead leaves deeper entries where the main thread is going.
+            if self.id > 0 && self.params.USE_SMP_SKIP && depth > 1 && (depth + self.id as i32) % 2 == 1 {
+                continue;
+            }
             self.root_depth = depth;
             self.best_move_changes *= 0.5;
             for rm in self.root_moves.iter_mut() {
