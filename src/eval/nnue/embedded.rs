@@ -6,10 +6,10 @@ use super::Network;
 use std::sync::{Arc, LazyLock};
 
 /// The built-in net's name, which is also its file's name under `nets/`.
-pub const NAME: &str = "sitke-83e06cea5cbc";
+pub const NAME: &str = "sitke-97c37a16769a";
 
 /// The built-in net's file.
-static BYTES: &[u8] = include_bytes!("../../../nets/sitke-83e06cea5cbc.nnue");
+static BYTES: &[u8] = include_bytes!("../../../nets/sitke-97c37a16769a.nnue");
 
 /// Parsed once, on first use, and shared by every searcher after that.
 static NET: LazyLock<Arc<Network>> =
