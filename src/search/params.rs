@@ -114,7 +114,7 @@ params! {
     USE_SINGULAR = 1, 0, 1; "Feature switch: singular extension (and multi-cut)."
     USE_QS_CHECKS = 1, 0, 1; "Feature switch: quiet checks at the first ply of quiescence search."
     USE_SMP_MARKS = 0, 0, 1; "Feature switch: with threads, reduce more where another thread searches."
-    USE_SMP_SKIP = 0, 0, 1; "Feature switch: helper threads search every other depth, odd ones the odd depths."
+    USE_SMP_JOBS = 0, 0, 1; "Feature switch: helpers search depths fewer than half the threads search, and drop finished ones."
     USE_CORRECTION = 0, 0, 1; "Feature switch: correct the static evaluation by the search's past errors."
     ASPIRATION_WINDOW = 25, 5, 100; "Half-width of the first aspiration window, centipawns."
     RFP_MAX_DEPTH = 8, 2, 12; "Reverse futility pruning: deepest depth it applies at."

@@ -304,7 +304,7 @@ impl Worker<'_> {
                 self.pos.undo_null_move();
                 self.ply -= 1;
                 self.verify_accumulators();
-                if self.shared.abort.load(std::sync::atomic::Ordering::Relaxed) {
+                if self.halted() {
                     return 0;
                 }
                 if v >= beta {
@@ -436,7 +436,7 @@ impl Worker<'_> {
                 v = -self.search::<Pv>(-beta, -alpha, new_depth, false);
             }
             self.unmake();
-            if self.shared.abort.load(std::sync::atomic::Ordering::Relaxed) {
+            if self.halted() {
                 return 0;
             }
 
@@ -657,7 +657,7 @@ impl Worker<'_> {
             self.make(m);
             let v = -self.qsearch::<N>(-beta, -alpha, false);
             self.unmake();
-            if self.shared.abort.load(std::sync::atomic::Ordering::Relaxed) {
+            if self.halted() {
                 return 0;
             }
             if v > best {

@@ -132,9 +132,9 @@ fn the_last_line_reported_leads_with_the_move_played_at_two_threads() {
 #[test]
 fn smp_switches_leave_one_thread_alone_and_two_threads_legal() {
     let marks = SearchParams { USE_SMP_MARKS: true, ..SearchParams::default() };
-    let skip = SearchParams { USE_SMP_SKIP: true, ..SearchParams::default() };
-    for on in [marks, skip] {
-        // One thread has no other thread to meet or skip for: the same search, node for node.
+    let jobs = SearchParams { USE_SMP_JOBS: true, ..SearchParams::default() };
+    for on in [marks, jobs] {
+        // One thread has no other thread to meet or leave a depth to: the same search, node for node.
         assert_eq!(search(MIDDLEGAME, 8, on), search(MIDDLEGAME, 8, SearchParams::default()));
         for fen in super::bench::POSITIONS.iter().step_by(4) {
             let pos = Position::from_fen(fen).unwrap();

@@ -174,6 +174,8 @@ impl Searcher {
             time: TimeManager::new(limits, pos.side_to_move(), pos.game_ply(), self.move_overhead, start),
             abort: CacheLine(AtomicBool::new(false)),
             nodes: (0..threads).map(|_| CacheLine::default()).collect(),
+            done_depth: CacheLine::default(),
+            searching: (0..threads).map(|_| CacheLine::default()).collect(),
             multipv: self.multipv.max(1),
             oversubscribed: threads > machine_cores(),
             tb: self.tb.as_deref(),

@@ -11,7 +11,7 @@ use super::{Control, Info, Limits, MATE_BOUND, MAX_PLY, VALUE_INFINITE, VALUE_MA
 use crate::board::{Move, Position};
 use crate::eval::nnue::{AccumulatorStack, Network};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::time::Duration;
 
 /// What all threads of one search share.
@@ -25,6 +25,10 @@ pub(super) struct Shared<'a> {
     pub abort: CacheLine<AtomicBool>,
     /// Nodes searched, one counter per thread, each on its own line.
     pub nodes: Vec<CacheLine<AtomicU64>>,
+    /// The deepest iteration any thread has finished (`USE_SMP_JOBS`).
+    pub done_depth: CacheLine<AtomicI32>,
+    /// The depth each thread is searching (`USE_SMP_JOBS`).
+    pub searching: Vec<CacheLine<AtomicI32>>,
     pub multipv: usize,
     /// More search threads than the machine has cores.
     pub oversubscribed: bool,
@@ -254,7 +258,41 @@ impl<'a> Worker<'a> {
                 std::thread::yield_now();
             }
         }
-        self.shared.abort.load(Ordering::Relaxed)
+        self.halted()
+    }
+
+    /// Whether the current iteration must unwind: the search is stopped, or (a helper with
+    /// `USE_SMP_JOBS`) another thread has finished this depth, so the rest of it is waste.
+    #[inline(always)]
+    pub fn halted(&self) -> bool {
+        self.shared.abort.load(Ordering::Relaxed) || self.stale()
+    }
+
+    #[inline(always)]
+    fn stale(&self) -> bool {
+        self.id > 0 && self.params.USE_SMP_JOBS && self.shared.done_depth.load(Ordering::Relaxed) >= self.root_depth
+    }
+
+    /// The depth to search after `prev`. The main thread deepens one ply at a time; with
+    /// `USE_SMP_JOBS` a helper takes the shallowest depth past every finished one that fewer
+    /// than half of the other threads are searching or past, so that two threads are not
+    /// searching the same tree at the same moment.
+    fn next_depth(&self, prev: i32) -> i32 {
+        let sh = self.shared;
+        if self.id == 0 || !self.params.USE_SMP_JOBS {
+            return prev + 1;
+        }
+        let threads = sh.searching.len();
+        let mut depth = (prev + 1).max(sh.done_depth.load(Ordering::Relaxed) + 1);
+        loop {
+            let others = (sh.searching.iter().enumerate())
+                .filter(|&(i, d)| i != self.id && d.load(Ordering::Relaxed) >= depth)
+                .count();
+            if 2 * others < threads {
+                return depth;
+            }
+            depth += 1;
+        }
     }
 
     fn check_limits(&self) {
@@ -293,21 +331,26 @@ impl<'a> Worker<'a> {
         let multipv = self.shared.multipv.min(self.root_moves.len()).max(1);
         let mut last_best = Move::NONE;
         let mut stable_iterations = 0;
-        for depth in 1..=max_depth {
-            // Two threads at the same depth search the same tree at the same moment; a
-            // helper a ply ahead leaves deeper entries where the main thread is going.
-            if self.id > 0 && self.params.USE_SMP_SKIP && depth > 1 && (depth + self.id as i32) % 2 == 1 {
-                continue;
+        let mut depth = 0;
+        loop {
+            depth = self.next_depth(depth);
+            if depth > max_depth {
+                break;
             }
             self.root_depth = depth;
+            self.shared.searching[self.id].store(depth, Ordering::Relaxed);
             self.best_move_changes *= 0.5;
             for rm in self.root_moves.iter_mut() {
                 rm.prev_value = rm.value;
             }
+            // An iteration dropped half way must leave the last finished one's lines.
+            let saved = (self.id > 0 && self.params.USE_SMP_JOBS).then(|| self.root_moves.clone());
+            let mut finished = true;
             for pv_idx in 0..multipv {
                 self.pv_idx = pv_idx;
                 self.seldepth = 0;
                 if !self.aspiration(depth, report) {
+                    finished = false;
                     break;
                 }
                 self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.value));
@@ -315,7 +358,15 @@ impl<'a> Worker<'a> {
             if self.shared.abort.load(Ordering::Relaxed) {
                 break;
             }
+            if !finished {
+                // Another thread finished this depth first: on to a deeper one.
+                if let Some(saved) = saved {
+                    self.root_moves = saved;
+                }
+                continue;
+            }
             self.completed_depth = depth;
+            self.shared.done_depth.fetch_max(depth, Ordering::Relaxed);
             if self.id == 0 {
                 self.report_lines(depth, Bound::Exact, report);
                 if self.main_thread_done(depth, &mut last_best, &mut stable_iterations) {
@@ -352,7 +403,7 @@ impl<'a> Worker<'a> {
             let value = self.search_root(alpha, beta, depth);
             // Stable sort keeps earlier lines in place when values tie.
             self.root_moves[self.pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.value));
-            if self.shared.abort.load(Ordering::Relaxed) {
+            if self.halted() {
                 return false;
             }
             if value <= alpha {
