@@ -270,7 +270,13 @@ impl<'a> Worker<'a> {
 
     #[inline(always)]
     fn stale(&self) -> bool {
-        self.id > 0 && self.params.USE_SMP_JOBS && self.shared.done_depth.load(Ordering::Relaxed) >= self.root_depth
+        self.takes_jobs() && self.shared.done_depth.load(Ordering::Relaxed) >= self.root_depth
+    }
+
+    /// A helper under `USE_SMP_JOBS`: it picks its depths and drops finished ones.
+    #[inline(always)]
+    fn takes_jobs(&self) -> bool {
+        self.id > 0 && self.params.USE_SMP_JOBS
     }
 
     /// The depth to search after `prev`. The main thread deepens one ply at a time; with
@@ -279,7 +285,7 @@ impl<'a> Worker<'a> {
     /// searching the same tree at the same moment.
     fn next_depth(&self, prev: i32) -> i32 {
         let sh = self.shared;
-        if self.id == 0 || !self.params.USE_SMP_JOBS {
+        if !self.takes_jobs() {
             return prev + 1;
         }
         let threads = sh.searching.len();
@@ -344,7 +350,7 @@ impl<'a> Worker<'a> {
                 rm.prev_value = rm.value;
             }
             // An iteration dropped half way must leave the last finished one's lines.
-            let saved = (self.id > 0 && self.params.USE_SMP_JOBS).then(|| self.root_moves.clone());
+            let saved = self.takes_jobs().then(|| self.root_moves.clone());
             let mut finished = true;
             for pv_idx in 0..multipv {
                 self.pv_idx = pv_idx;
