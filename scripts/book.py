@@ -2,16 +2,17 @@
 """Build a book of unbalanced setups for self-play tests (docs/match.md, "Unbalanced setups").
 
 Self-play between two close Sitke builds is about 90% draws from balanced setups, so an
-SPRT needs many hundreds of games to see a few Elo. Starting from setups where one side
-is clearly, but not decisively, better turns most game pairs into a win for each side or
-a win and a draw, and the difference between the two engines shows as whether the better
-side converts: the pairs carry more information, and a test decides in fewer games.
+SPRT needs many hundreds of games to see a few Elo. Chess testing starts from positions
+where one side is clearly, but not decisively, better, so that a game pair turns on whether
+the better side converts; whether that makes tests here decide sooner is not shown yet
+(docs/match.md has the first look).
 
-    python3 scripts/book.py --out book.epd --count 1000 --seed 1 \
+    python3 scripts/book.py --out book.epd --count 1000 --seed 1 [--random-moves 6] \
         [--engine target/release/sitke] [--nodes 100000] [--low 80] [--high 160]
 
 Each candidate is a random complete setup (all 16 placement plies chosen at random among
-the legal drops, by pyffish, so every placement rule is Fairy-Stockfish's), scored by the
+the legal drops, by pyffish, so every placement rule is Fairy-Stockfish's), then
+`--random-moves` random plies of play (setups alone are rarely unbalanced), scored by the
 engine searching `--nodes` nodes; it is kept when its score, from either side, lies in
 [--low, --high] centipawns. The output is EPD for `sitke match -openings file=book.epd
 format=epd` (with `-repeat`, so each setup is played from both sides), one setup a line
