@@ -52,19 +52,6 @@ def random_setup(rng, start, random_moves=0):
     return pyffish.get_fen(VARIANT, start, moves)
 
 
-def score(engine, fen, nodes):
-    """The engine's score of `fen` from the side to move, in centipawns (None for a mate)."""
-    engine.send(f"position fen {fen}")
-    engine.send(f"go nodes {nodes}")
-    last = None
-    for line in engine.until("bestmove"):
-        words = line.split()
-        if "score" in words:
-            i = words.index("score")
-            last = int(words[i + 2]) if words[i + 1] == "cp" else None
-    return last
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True, help="the EPD file to write")
@@ -96,7 +83,7 @@ def main():
             # ones scored before it and the book is the same however it is cut.
             engine.send("ucinewgame")
             engine.sync()
-            cp = score(engine, fen, args.nodes)
+            cp = engine.score(fen, f"nodes {args.nodes}")
             if cp is None or not args.low <= abs(cp) <= args.high:
                 continue
             white = cp if fen.split()[1] == "w" else -cp

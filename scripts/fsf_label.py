@@ -27,19 +27,6 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from uci import Engine  # noqa: E402
 
 
-def score(engine, fen, depth):
-    """fairy-stockfish's last depth score for the side to move, or None for a mate."""
-    engine.send(f"position fen {fen}")
-    engine.send(f"go depth {depth}")
-    cp = None
-    for line in engine.until("bestmove"):
-        if line.startswith("info") and " score " in line:
-            t = line.split()
-            i = t.index("score")
-            cp = int(t[i + 2]) if t[i + 1] == "cp" else None
-    return cp
-
-
 def work(job):
     lines, path, depth, offset, worker = job
     engine = Engine(path, {"Hash": 16})
@@ -49,7 +36,7 @@ def work(job):
             out.append(line)
             continue
         fen, _, result = line.split(";")
-        cp = score(engine, fen, depth)
+        cp = engine.score(fen, f"depth {depth}")
         if cp is not None:
             white = cp - offset if fen.split()[1] == "w" else -cp + offset
             out.append(f"{fen};{white};{result}")

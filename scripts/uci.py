@@ -1,6 +1,6 @@
 """A minimal UCI engine driver shared by the scripts here (search_speed.py,
-stop_latency.py, tm_bench.py, fsf_label.py): start an engine for Sittuyin, send lines,
-read until a line that ends the wait.
+stop_latency.py, tm_bench.py, fsf_label.py, book.py): start an engine for Sittuyin, send
+lines, read until a line that ends the wait, score a position.
 
 Import it from a script in this directory with
 
@@ -52,6 +52,19 @@ class Engine:
         """`isready` and waits for `readyok`: everything sent before has been handled."""
         self.send("isready")
         self.until("readyok")
+
+    def score(self, fen, limit):
+        """Searches `fen` with `go LIMIT` (e.g. "depth 8", "nodes 100000") and returns the
+        last score reported, in centipawns from the side to move, or None for a mate."""
+        self.send(f"position fen {fen}")
+        self.send(f"go {limit}")
+        cp = None
+        for line in self.until("bestmove"):
+            if line.startswith("info") and " score " in line:
+                t = line.split()
+                i = t.index("score")
+                cp = int(t[i + 2]) if t[i + 1] == "cp" else None
+        return cp
 
     def close(self, timeout=5):
         """`quit`, then waits up to `timeout` seconds (None: for ever) and kills an engine
