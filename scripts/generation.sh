@@ -22,6 +22,10 @@
 #   NET (unset; a candidate .nnue to gate instead of making one: steps 1 and 2 are skipped,
 #   as when a session ends before the SPRT does and the candidate was kept in git)
 set -euo pipefail
+# The whole script is one block, read before any of it runs: bash otherwise reads a script
+# as it goes, and this one runs for hours, so an edit saved in place meanwhile would run
+# from the old offsets (it once cut a gate's last step short).
+{
 cd "$(dirname "$0")/.."
 
 S=target/release/sitke
@@ -193,3 +197,5 @@ elif grep -q 'H0 was accepted' "$sprt"; then
 else
   die "the SPRT did not decide in $((2 * ROUNDS)) games; nothing built in (see $sprt)"
 fi
+exit
+}

@@ -15,6 +15,10 @@
 # Adjudication as the README's: draw at move 40 after 8 moves within 0.10, resign after 4
 # moves beyond 10.00.
 set -euo pipefail
+# The whole script is one block, read before any of it runs: bash otherwise reads a script
+# as it goes, and this one runs for hours, so an edit saved in place meanwhile would run
+# from the old offsets (it once cut a gate's last step short).
+{
 cd "$(dirname "$0")/.."
 
 S=target/release/sitke
@@ -48,3 +52,5 @@ if [ "$ONLY" = both ] || [ "$ONLY" = time ]; then
     -each option.Threads=1 option.Hash="$HASH" -srand $((SRAND + 1)) -pgnout "$OUT/time-$bench.pgn" \
     "${common[@]}" | tee -a "$OUT/time-$bench.log"
 fi
+exit
+}
