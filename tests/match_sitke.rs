@@ -131,3 +131,54 @@ fn a_resumed_match_ends_as_an_uninterrupted_one() {
     );
     assert!(!other.success && other.stderr.contains("-srand"), "{}", other.stderr);
 }
+
+/// The counts of the `All N runs of the ledger, A vs B: W - L - D  [s] N` line.
+fn ledger_score(stdout: &str) -> (usize, (u64, u64, u64)) {
+    let line = stdout.lines().find(|l| l.starts_with("All ")).expect("an All runs line");
+    let runs = line.split_whitespace().nth(1).and_then(|n| n.parse().ok()).expect("a run count");
+    (runs, final_score(&format!("Score of {}", line.split_once(", ").expect("engines").1)))
+}
+
+#[test]
+fn a_ledger_adds_runs_up_and_counts_each_once() {
+    let dir = scratch("ledger");
+    let ledger = dir.join("ledger.txt");
+    let line = |srand: u64, extra: &str| {
+        args(&format!(
+            "-engine {} -engine {} -each option.Threads=1 -games 2 -rounds 1 -repeat -maxmoves 30 \
+             -openings random plies=8 -srand {srand} -ledger {} {extra}",
+            sitke("A"),
+            sitke("B"),
+            ledger.display()
+        ))
+    };
+    let lines = || std::fs::read_to_string(&ledger).unwrap().lines().map(str::to_string).collect::<Vec<_>>();
+    let first = sitke_match(&line(31, ""));
+    assert!(first.success, "{}\n{}", first.stdout, first.stderr);
+    assert_eq!(ledger_score(&first.stdout), (1, final_score(&first.stdout)), "{}", first.stdout);
+    assert_eq!(lines().len(), 3, "the header, the setup and one run: {:?}", lines());
+
+    // A second run, from other openings (its own seed), is added to the first.
+    let second = sitke_match(&line(32, "-ratinginterval 0"));
+    assert!(second.success, "{}\n{}", second.stdout, second.stderr);
+    assert!(second.stdout.contains("1 earlier runs, 2 games"), "{}", second.stdout);
+    let ((w1, l1, d1), (w2, l2, d2)) = (final_score(&first.stdout), final_score(&second.stdout));
+    assert_eq!(ledger_score(&second.stdout), (2, (w1 + w2, l1 + l2, d1 + d2)), "{}", second.stdout);
+    let runs = lines();
+    assert_eq!(runs.len(), 4, "{runs:?}");
+    assert!(runs[2].starts_with("srand=31 ") && runs[3].starts_with("srand=32 "), "{runs:?}");
+    let ptnml = second.stdout.lines().rfind(|l| l.starts_with("Ptnml")).expect("a Ptnml line");
+    assert_eq!(ptnml.matches(", ").count(), 4);
+    let pairs: u64 =
+        ptnml[ptnml.find('[').unwrap() + 1..ptnml.len() - 1].split(", ").map(|n| n.parse::<u64>().unwrap()).sum();
+    assert_eq!(pairs, 2, "both runs' pairs: {ptnml}");
+
+    // A run the ledger holds plays nothing and adds nothing; another match is refused.
+    let again = sitke_match(&line(31, ""));
+    assert!(again.success && finished_games(&again.stdout).is_empty(), "{}\n{}", again.stdout, again.stderr);
+    assert!(again.stdout.contains("holds the run with -srand 31 already"), "{}", again.stdout);
+    assert_eq!(lines().len(), 4);
+    let other = sitke_match(&line(33, "-concurrency 2"));
+    assert!(!other.success && other.stderr.contains("another match"), "{}", other.stderr);
+    assert_eq!(lines().len(), 4);
+}

@@ -128,6 +128,12 @@ pub struct MatchConfig {
     pub srand: Option<u64>,
     /// Go on from the games already in the PGN file (`-resume`, not in cutechess-cli).
     pub resume: bool,
+    /// The ledger that adds this run to the match's earlier runs (`-ledger`, not in
+    /// cutechess-cli).
+    pub ledger: Option<PathBuf>,
+    /// The command line without what may differ between runs of one match: what a ledger
+    /// checks every run against.
+    pub setup: String,
     /// Print the Elo (and SPRT) lines every this many games (`-ratinginterval`, 0: only
     /// at the end).
     pub rating_interval: u32,
@@ -147,6 +153,22 @@ impl MatchConfig {
         self.games as u64 * self.rounds as u64
     }
 }
+
+/// Options that may differ between the runs of one match kept in a ledger: which run it
+/// is, how long it is, where its files go and what is logged.
+const RUN_OPTIONS: [&str; 11] = [
+    "-srand",
+    "-rounds",
+    "-pgnout",
+    "-resume",
+    "-ledger",
+    "-ratinginterval",
+    "-event",
+    "-site",
+    "-debug",
+    "-wait",
+    "-recover",
+];
 
 /// Splits `key=value`.
 fn key_value(token: &str) -> Result<(&str, &str), String> {
@@ -394,6 +416,9 @@ Options:
   -srand N                    seed of the openings (printed when not given)
   -resume                     go on from the finished games in the -pgnout file, as an
                               uninterrupted run would (needs the same -srand)
+  -ledger FILE                one match in several runs, each its own -srand: a finished
+                              run adds a line to FILE, and the Elo and SPRT lines cover
+                              every run in it (a run already there plays nothing)
   -ratinginterval N           the Elo lines every N games (0: at the end)
   -event TEXT  -site TEXT     PGN tags
   -wait MS                    pause between games
@@ -429,6 +454,8 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
         maxmoves: None,
         srand: None,
         resume: false,
+        ledger: None,
+        setup: String::new(),
         rating_interval: 10,
         event: "?".to_string(),
         site: "?".to_string(),
@@ -437,6 +464,7 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
     };
     let mut each = EngineArgs::default();
     let mut engines: Vec<EngineArgs> = Vec::new();
+    let mut setup: Vec<&str> = Vec::new();
     let mut i = 0;
     while i < args.len() {
         let opt = args[i].as_str();
@@ -509,6 +537,7 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
                 none()?;
                 cfg.resume = true;
             }
+            "-ledger" => cfg.ledger = Some(PathBuf::from(one()?)),
             "-ratinginterval" => cfg.rating_interval = number("-ratinginterval", one()?)?,
             "-event" => cfg.event = values.join(" "),
             "-site" => cfg.site = values.join(" "),
@@ -529,11 +558,17 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
                 return Err(format!(
                     "option {opt} is not supported by sitke match; supported: -engine -each \
                      -variant -games -rounds -repeat -concurrency -openings -pgnout -sprt \
-                     -resign -draw -maxmoves -srand -resume -ratinginterval -event -site -debug \
-                     -recover -wait -tournament"
+                     -resign -draw -maxmoves -srand -resume -ledger -ratinginterval -event -site \
+                     -debug -recover -wait -tournament"
                 ));
             }
             _ => return Err(format!("unexpected argument '{opt}'")),
+        }
+        if !RUN_OPTIONS.contains(&opt) {
+            setup.push(opt);
+            // Where an engine lives may change between sessions; how it plays may not.
+            let local = |v: &&String| ["cmd=", "dir=", "stderr="].iter().any(|k| v.starts_with(k));
+            setup.extend(values.iter().filter(|v| !local(v)).map(String::as_str));
         }
         i = j;
     }
@@ -546,6 +581,10 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
     if cfg.games == 0 || cfg.rounds == 0 {
         return Err("-games and -rounds must be at least 1".to_string());
     }
+    if cfg.ledger.is_some() && cfg.srand.is_none() {
+        return Err("-ledger needs -srand: the seed names the run in the ledger".to_string());
+    }
+    cfg.setup = setup.join(" ");
     Ok(cfg)
 }
 
@@ -648,11 +687,36 @@ mod tests {
             ("-engine cmd=a tc=1 -engine cmd=b tc=1 -pgnout x.pgn fi", "fi"),
             ("-engine cmd=a tc=1 -engine cmd=b tc=1 -games", "exactly one value"),
             ("stray -engine cmd=a tc=1 -engine cmd=b tc=1", "unexpected argument"),
+            ("-engine cmd=a tc=1 -engine cmd=b tc=1 -ledger l.txt", "-ledger needs -srand"),
         ] {
             match parse(&args(line)) {
                 Ok(_) => panic!("'{line}' must be refused"),
                 Err(e) => assert!(e.contains(needle), "'{line}': '{e}' lacks '{needle}'"),
             }
+        }
+    }
+
+    #[test]
+    fn a_setup_is_the_match_without_what_changes_from_run_to_run() {
+        let setup = |line: &str| parse(&args(line)).unwrap().setup;
+        let base = "-engine cmd=/a/sitke name=A option.Threads=2 -engine cmd=b dir=/x name=B stderr=e.log \
+                    -each tc=10+0.1 -games 2 -rounds 20 -repeat -concurrency 1 -openings random plies=8 \
+                    -srand 7 -pgnout a.pgn -ledger l.txt";
+        let want = "-engine name=A option.Threads=2 -engine name=B -each tc=10+0.1 -games 2 -repeat \
+                    -concurrency 1 -openings random plies=8";
+        assert_eq!(setup(base), want.split_whitespace().collect::<Vec<_>>().join(" "));
+        let other_run = base
+            .replace("/a/sitke", "/tmp/sitke")
+            .replace("-srand 7", "-srand 8")
+            .replace("-pgnout a.pgn", "-pgnout b.pgn -resume -ratinginterval 0 -rounds 3 -debug");
+        assert_eq!(setup(&other_run), setup(base));
+        for other_match in [
+            base.replace("tc=10+0.1", "tc=20+0.2"),
+            base.replace("Threads=2", "Threads=1"),
+            base.replace("-concurrency 1", "-concurrency 2"),
+            format!("{base} -sprt elo0=0 elo1=5"),
+        ] {
+            assert_ne!(setup(&other_match), setup(base), "{other_match}");
         }
     }
 }

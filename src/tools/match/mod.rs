@@ -5,11 +5,13 @@
 //! across games with `ucinewgame` and restarted when it dies. The main thread collects
 //! finished games, prints cutechess-cli's lines, writes the PGN, keeps the statistics
 //! (per game, and per game pair with `-repeat`) and stops the match once the SPRT decides.
+//! With a ledger (`-ledger`), the statistics also count the match's earlier runs.
 
 pub mod cli;
 pub mod clock;
 pub mod engine;
 pub mod game;
+pub mod ledger;
 pub mod openings;
 pub mod pgn;
 pub mod resume;
@@ -19,6 +21,7 @@ use crate::board::Color;
 use cli::{MatchConfig, VARIANT};
 use engine::Engine;
 use game::{Adjudication, GameRecord, GameSpec};
+use ledger::{Ledger, Run};
 use openings::OpeningBook;
 use resume::PlayedGame;
 use stats::{EloEstimate, Pentanomial, Sample, SprtState, Wdl};
@@ -47,9 +50,9 @@ fn say(out: &mut dyn Write, line: &str) {
 /// How the match went, for the caller.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Summary {
-    /// Results from the first engine's point of view.
+    /// Results from the first engine's point of view (with a ledger, of every run).
     pub wdl: Wdl,
-    /// Completed game pairs (with `-repeat`).
+    /// Completed game pairs (with `-repeat`; with a ledger, of every run).
     pub pairs: Pentanomial,
     /// The SPRT's verdict, if one ran.
     pub sprt: Option<SprtState>,
@@ -64,6 +67,8 @@ struct Tally {
     white_view: Wdl,
     pairs: Pentanomial,
     pending: HashMap<u64, usize>,
+    /// The earlier runs' games and pairs, from the ledger.
+    earlier: (Wdl, Pentanomial),
 }
 
 impl Tally {
@@ -94,14 +99,26 @@ impl Tally {
         format!("{label}: {} - {} - {}  [{:.3}] {}", w.wins, w.losses, w.draws, w.score(), w.games())
     }
 
-    /// The sample the statistics work on: game pairs when openings are repeated.
+    /// This run's games and pairs with the earlier runs'.
+    fn all(&self) -> (Wdl, Pentanomial) {
+        let (w, mut p) = self.earlier;
+        let t = &self.total;
+        let wdl = Wdl { wins: w.wins + t.wins, draws: w.draws + t.draws, losses: w.losses + t.losses };
+        p.0.iter_mut().zip(self.pairs.0).for_each(|(a, b)| *a += b);
+        (wdl, p)
+    }
+
+    /// The sample the statistics work on, every run's: game pairs when openings are
+    /// repeated.
     fn sample(&self, paired: bool) -> Sample {
-        if paired { self.pairs.sample() } else { self.total.sample() }
+        let (wdl, pairs) = self.all();
+        if paired { pairs.sample() } else { wdl.sample() }
     }
 
     fn elo_line(&self, paired: bool) -> String {
+        let (wdl, pairs) = self.all();
         // Until the first pair is complete, the single games are all there is to show.
-        let paired = paired && self.pairs.pairs() > 0;
+        let paired = paired && pairs.pairs() > 0;
         let e = EloEstimate::from_sample(&self.sample(paired));
         let num = |x: f64| format!("{x:.1}").to_lowercase();
         format!(
@@ -109,7 +126,7 @@ impl Tally {
             num(e.elo),
             num(e.margin),
             num(100.0 * e.los),
-            num(100.0 * self.total.draw_ratio())
+            num(100.0 * wdl.draw_ratio())
         )
     }
 }
@@ -236,6 +253,12 @@ pub fn play(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, String> {
         now.map_or(0, |d| d.as_nanos() as u64)
     });
     log::info!("seed {seed} (repeat the openings with -srand {seed})");
+    let ledger = match &cfg.ledger {
+        Some(path) => Some(Ledger::open(path, &cfg.setup)?),
+        None => None,
+    };
+    // A run the ledger holds already is counted there: it plays nothing more.
+    let counted = ledger.as_ref().is_some_and(|l| l.find(seed).is_some());
     let book = OpeningBook::load(&cfg.openings, seed)?;
     let mut pgn_file = match &cfg.pgnout {
         Some((path, _)) => Some(
@@ -247,10 +270,10 @@ pub fn play(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, String> {
         ),
         None => None,
     };
-    let resumed = if cfg.resume { resume::load(cfg, &book)? } else { Vec::new() };
+    let resumed = if cfg.resume && !counted { resume::load(cfg, &book)? } else { Vec::new() };
     let schedule: Vec<u64> = {
         let done: std::collections::HashSet<u64> = resumed.iter().map(|g| g.number - 1).collect();
-        (0..cfg.total_games()).filter(|i| !done.contains(i)).collect()
+        (0..cfg.total_games()).filter(|i| !done.contains(i) && !counted).collect()
     };
     let workers = cfg.concurrency.min(schedule.len());
     let mut sets = Vec::new();
@@ -272,16 +295,28 @@ pub fn play(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, String> {
         white_view: Wdl::default(),
         pairs: Pentanomial::default(),
         pending: HashMap::new(),
+        earlier: ledger.as_ref().map(Ledger::totals).unwrap_or_default(),
     };
     let next = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
     let restart_failures = [AtomicU32::new(0), AtomicU32::new(0)];
     let mut sprt_state = None;
+    if let (Some(l), Some(path)) = (&ledger, &cfg.ledger) {
+        let file = path.display();
+        let line = if counted {
+            format!("Ledger {file} holds the run with -srand {seed} already: nothing to play")
+        } else {
+            format!("Ledger {file}: {} earlier runs, {} games", l.runs.len(), tally.earlier.0.games())
+        };
+        say(out, &line);
+    }
     if !resumed.is_empty() {
         resumed.iter().for_each(|g| tally.add(g, paired));
         let file = cfg.pgnout.as_ref().map(|(p, _)| p.display().to_string()).unwrap_or_default();
         say(out, &format!("Resumed {} finished games from {file}", resumed.len()));
         say(out, &Tally::score_line(&format!("Score of {first} vs {second}"), &tally.total));
+    }
+    if !resumed.is_empty() || tally.earlier.0.games() > 0 {
         if let Some(sprt) = &cfg.sprt {
             // A test that had decided before the cut plays no more games.
             let llr = sprt.llr(&tally.sample(paired));
@@ -358,7 +393,7 @@ pub fn play(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, String> {
                         say(out, &tally.elo_line(paired));
                         lines.iter().for_each(|l| say(out, l));
                         if paired {
-                            say(out, &format!("Ptnml(0-2): {:?}", tally.pairs.0));
+                            say(out, &format!("Ptnml(0-2): {:?}", tally.all().1.0));
                         }
                     }
                 }
@@ -371,20 +406,32 @@ pub fn play(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, String> {
     say(out, &Tally::score_line(&format!("...      {first} playing White"), &tally.first_as[Color::White.index()]));
     say(out, &Tally::score_line(&format!("...      {first} playing Black"), &tally.first_as[Color::Black.index()]));
     say(out, &Tally::score_line("...      White vs Black", &tally.white_view));
+    let (all_wdl, all_pairs) = tally.all();
+    if let Some(l) = &ledger {
+        let runs = l.runs.len() + usize::from(!counted && tally.total.games() > 0);
+        say(out, &Tally::score_line(&format!("All {runs} runs of the ledger, {first} vs {second}"), &all_wdl));
+    }
     say(out, &tally.elo_line(paired));
     if let Some(sprt) = &cfg.sprt {
         let llr = sprt.llr(&tally.sample(paired));
         say(out, &sprt_line(sprt, llr, sprt_state.unwrap_or(SprtState::Continue)));
     }
     if paired {
-        say(out, &format!("Ptnml(0-2): {:?}", tally.pairs.0));
+        say(out, &format!("Ptnml(0-2): {:?}", all_pairs.0));
+    }
+    // A run cut off by a fatal error is not finished: it goes on with -resume.
+    if let Some(path) = &cfg.ledger
+        && fatal.is_none()
+        && tally.total.games() > 0
+    {
+        Ledger::append(path, &cfg.setup, &Run { srand: seed, wdl: tally.total, pairs: tally.pairs })?;
     }
     say(out, "Finished match");
     match fatal {
         Some(msg) => Err(msg),
         None => Ok(Summary {
-            wdl: tally.total,
-            pairs: tally.pairs,
+            wdl: all_wdl,
+            pairs: all_pairs,
             sprt: cfg.sprt.map(|_| sprt_state.unwrap_or(SprtState::Continue)),
         }),
     }
