@@ -6,11 +6,13 @@
 #   1. 2 threads against 1, both at TC;
 #   2. the ceiling: 1 thread at twice TC against 1 thread at TC.
 #
-# Efficiency is the first Elo over the second. Each match stops at GAMES games; both are
-# resumable (rerun the same command after an interruption: `sitke match -resume` goes on
-# from the PGN). Settings, as environment variables:
+# Efficiency is the first Elo over the second. Each match is played in runs of 40 games by
+# scripts/chunked_match.sh, each run a line in a ledger in git (docs/ledgers/), so a match
+# goes on across sessions: rerun the same command, and it stops at GAMES games a match.
+# Settings, as environment variables:
 #   TC (10+0.1)  GAMES (400)  HASH (16, the default: both engines, every match)
-#   SRAND (3201: the 2v1 match; SRAND + 1: the time doubling)  OUT (data/smp)
+#   SRAND (3201: the 2v1 match; SRAND + 1: the time doubling; run k of a match plays with
+#   -srand SRAND * 100 + k)  OUT (data/smp: the runs' PGNs)
 #   ONLY (both, or "threads" or "time": one match alone)
 # Adjudication as the README's: draw at move 40 after 8 moves within 0.10, resign after 4
 # moves beyond 10.00.
@@ -35,22 +37,27 @@ die() { echo "smp_elo.sh: $*" >&2; exit 1; }
 TC2=$(awk -v b="${BASH_REMATCH[1]}" -v i="${BASH_REMATCH[2]}" 'BEGIN { print 2 * b "+" 2 * i }')
 
 cargo build --release
-mkdir -p "$OUT"
 bench=$("$S" bench | sed -n 's/^Nodes searched *: *//p')
 echo "smp_elo.sh: build $bench, $GAMES games per match at $TC (and $TC2), Hash $HASH" >&2
+# The matches play a copy, so that a build made meanwhile cannot change the engine mid-match.
+mkdir -p "$OUT"
+cp "$S" "$OUT/sitke-$bench"
+S=$OUT/sitke-$bench
 
-common=(-games 2 -rounds $((GAMES / 2)) -repeat -concurrency 1 -openings random plies=8
-  -draw movenumber=40 movecount=8 score=10 -resign movecount=4 score=1000 -resume)
+# Both engines are this build, so the bench names the ledger (a later build starts its own).
+common=(-games 2 -repeat -concurrency 1 -openings random plies=8
+  -draw movenumber=40 movecount=8 score=10 -resign movecount=4 score=1000)
+run() { GAMES=$GAMES OUT=$OUT S=$S bash scripts/chunked_match.sh "$@"; }
 
 if [ "$ONLY" = both ] || [ "$ONLY" = threads ]; then
-  "$S" match -engine cmd="$S" name=T2 option.Threads=2 -engine cmd="$S" name=T1 option.Threads=1 \
-    -each tc="$TC" option.Hash="$HASH" -srand "$SRAND" -pgnout "$OUT/threads-$bench.pgn" "${common[@]}" |
-    tee -a "$OUT/threads-$bench.log"
+  LEDGER=docs/ledgers/smp-threads-$bench-$TC-hash$HASH.txt SEED=$SRAND run \
+    -engine cmd="$S" name=T2 option.Threads=2 -engine cmd="$S" name=T1 option.Threads=1 \
+    -each tc="$TC" option.Hash="$HASH" "${common[@]}"
 fi
 if [ "$ONLY" = both ] || [ "$ONLY" = time ]; then
-  "$S" match -engine cmd="$S" name=T1x2 tc="$TC2" -engine cmd="$S" name=T1 tc="$TC" \
-    -each option.Threads=1 option.Hash="$HASH" -srand $((SRAND + 1)) -pgnout "$OUT/time-$bench.pgn" \
-    "${common[@]}" | tee -a "$OUT/time-$bench.log"
+  LEDGER=docs/ledgers/smp-time-$bench-$TC-hash$HASH.txt SEED=$((SRAND + 1)) run \
+    -engine cmd="$S" name=T1x2 tc="$TC2" -engine cmd="$S" name=T1 tc="$TC" \
+    -each option.Threads=1 option.Hash="$HASH" "${common[@]}"
 fi
 exit
 }
