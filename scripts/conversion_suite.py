@@ -274,13 +274,13 @@ def play(args):
         f.write("".join(fen + "\n" for fen in oriented))
     done = sum(1 for _ in games([pgn])) if os.path.exists(pgn) else 0
     if done < len(oriented):
-        if os.path.exists(pgn):
-            os.remove(pgn)  # an interrupted run is played again whole: the slots must line up
+        # An interrupted run goes on from its PGN: game N is always position N (the seed is
+        # only there because -resume asks for one).
         sitke = ["cmd=" + args.sitke, "name=" + args.name] + [f"option.{o}" for o in args.sitke_option]
         cmd = [args.sitke, "match", "-engine", *sitke, "-engine", *shlex.split(args.opponent),
                "-each", f"tc={args.tc}", "-games", "1", "-rounds", str(len(oriented)),
                "-concurrency", str(args.concurrency), "-openings", f"file={epd}", "format=epd",
-               "order=sequential", "-pgnout", pgn]
+               "order=sequential", "-srand", "1", "-pgnout", pgn, "-resume"]
         print("+ " + shlex.join(cmd), file=sys.stderr)
         subprocess.run(cmd, check=True)
     args.pgn, args.suite = [pgn], epd
