@@ -29,7 +29,9 @@
              (turned with orient_suite.py where its colour needs it), with the clocks as
              they were (--clock real) or set to 0 (--clock reset), against an opponent given
              as `sitke match` engine options; then the report. Resumable: a finished PGN is
-             not played again.
+             not played again, and an unfinished one goes on where it stopped (give the
+             same command: only the engines' names and the positions are checked on
+             resuming, so another clock or option under the same --out would mix runs).
 
                  python3 scripts/conversion_suite.py play --suite scripts/suites/conversion.epd \
                      --clock real --out data/conv-real \

@@ -12,7 +12,7 @@
 # Settings, as environment variables:
 #   TC (10+0.1)  GAMES (400)  HASH (16, the default: both engines, every match)
 #   SRAND (3201: the 2v1 match; SRAND + 1: the time doubling; run k of a match plays with
-#   -srand SRAND * 100 + k)  OUT (data/smp: the runs' PGNs)
+#   -srand SRAND * 10000 + k)  OUT (data/smp: the runs' PGNs)
 #   ONLY (both, or "threads" or "time": one match alone)
 # Adjudication as the README's: draw at move 40 after 8 moves within 0.10, resign after 4
 # moves beyond 10.00.

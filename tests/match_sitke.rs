@@ -182,3 +182,30 @@ fn a_ledger_adds_runs_up_and_counts_each_once() {
     assert!(!other.success && other.stderr.contains("another match"), "{}", other.stderr);
     assert_eq!(lines().len(), 4);
 }
+
+#[test]
+fn a_ledger_whose_sprt_has_decided_plays_no_more() {
+    let dir = scratch("ledger-sprt");
+    let ledger = dir.join("ledger.txt");
+    let line = |srand: u64| {
+        args(&format!(
+            "-engine {} -engine {} -each option.Threads=1 -games 2 -rounds 1 -repeat -maxmoves 30 \
+             -openings random plies=8 -srand {srand} -sprt elo0=0 elo1=300 -ledger {}",
+            sitke("A"),
+            sitke("B"),
+            ledger.display()
+        ))
+    };
+    let first = sitke_match(&line(41));
+    assert!(first.success, "{}\n{}", first.stdout, first.stderr);
+    assert!(!first.stdout.contains("was accepted"), "one pair decides nothing: {}", first.stdout);
+    // Earlier runs that settle the test, written by hand: fifty pairs won twice.
+    let mut text = std::fs::read_to_string(&ledger).unwrap();
+    text.push_str("srand=1 wins=100 draws=0 losses=0 ptnml=0,0,0,0,50\n");
+    std::fs::write(&ledger, &text).unwrap();
+    let next = sitke_match(&line(42));
+    assert!(next.success, "{}\n{}", next.stdout, next.stderr);
+    assert!(finished_games(&next.stdout).is_empty(), "{}", next.stdout);
+    assert!(next.stdout.contains("H1 was accepted"), "the ledger's runs count in the SPRT: {}", next.stdout);
+    assert_eq!(std::fs::read_to_string(&ledger).unwrap(), text, "a run that played nothing is not written");
+}

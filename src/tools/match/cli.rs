@@ -581,8 +581,18 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
     if cfg.games == 0 || cfg.rounds == 0 {
         return Err("-games and -rounds must be at least 1".to_string());
     }
-    if cfg.ledger.is_some() && cfg.srand.is_none() {
-        return Err("-ledger needs -srand: the seed names the run in the ledger".to_string());
+    if cfg.ledger.is_some() {
+        if cfg.srand.is_none() {
+            return Err("-ledger needs -srand: the seed names the run in the ledger".to_string());
+        }
+        // Runs are samples of one match only if each draws its own openings.
+        let seeded =
+            matches!(cfg.openings, OpeningSource::Random { .. } | OpeningSource::File { random_order: true, .. });
+        if !seeded {
+            return Err("-ledger needs openings the seed draws (-openings random, or a file with order=random): \
+                        otherwise every run replays the same ones"
+                .to_string());
+        }
     }
     cfg.setup = setup.join(" ");
     Ok(cfg)
@@ -688,6 +698,11 @@ mod tests {
             ("-engine cmd=a tc=1 -engine cmd=b tc=1 -games", "exactly one value"),
             ("stray -engine cmd=a tc=1 -engine cmd=b tc=1", "unexpected argument"),
             ("-engine cmd=a tc=1 -engine cmd=b tc=1 -ledger l.txt", "-ledger needs -srand"),
+            ("-engine cmd=a tc=1 -engine cmd=b tc=1 -ledger l.txt -srand 1", "openings the seed draws"),
+            (
+                "-engine cmd=a tc=1 -engine cmd=b tc=1 -ledger l.txt -srand 1 -openings file=x.epd format=epd",
+                "openings the seed draws",
+            ),
         ] {
             match parse(&args(line)) {
                 Ok(_) => panic!("'{line}' must be refused"),

@@ -12,7 +12,7 @@
 //! ```text
 //! # sitke match ledger: one line per finished run; statistics cover every line
 //! # setup: -engine name=T2 option.Threads=2 -engine name=T1 ... -repeat -concurrency 1
-//! srand=320100 wins=3 draws=34 losses=3 ptnml=0,3,14,3,0
+//! srand=32010000 wins=3 draws=34 losses=3 ptnml=0,3,14,3,0
 //! ```
 
 use super::stats::{Pentanomial, Wdl};
@@ -147,10 +147,14 @@ impl Ledger {
     /// Appends a finished run to the file at `path`, writing the header first if the file
     /// is new.
     pub fn append(path: &Path, setup: &str, run: &Run) -> Result<(), String> {
-        let new = !path.exists();
+        // An empty file (one made by hand, say) gets the header too, and a last line left
+        // without its newline (a hand edit) is ended rather than joined to the new run.
+        let old = std::fs::read_to_string(path).unwrap_or_default();
         let mut text = String::new();
-        if new {
+        if old.trim().is_empty() {
             text.push_str(&format!("{HEADER}\n{SETUP}{setup}\n"));
+        } else if !old.ends_with('\n') {
+            text.push('\n');
         }
         text.push_str(&run.line());
         text.push('\n');
@@ -210,6 +214,8 @@ mod tests {
         let path = std::env::temp_dir().join(format!("sitke-ledger-test-{}.txt", std::process::id()));
         let _ = std::fs::remove_file(&path);
         assert_eq!(Ledger::open(&path, "setup A").unwrap(), Ledger::default());
+        // An empty file is a new ledger: it gets its header with the first run.
+        std::fs::write(&path, "").unwrap();
         let (a, b) = (run(1, [1, 2, 1], [0, 1, 0, 1, 0]), run(2, [0, 4, 0], [0, 0, 2, 0, 0]));
         Ledger::append(&path, "setup A", &a).unwrap();
         Ledger::append(&path, "setup A", &b).unwrap();
@@ -217,6 +223,11 @@ mod tests {
         assert_eq!(ledger.runs, vec![a, b]);
         let text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(text.lines().count(), 4, "{text}");
+        // A last line that lost its newline is ended, not joined to the next run.
+        std::fs::write(&path, text.trim_end()).unwrap();
+        let c = run(3, [2, 0, 0], [0, 0, 0, 0, 1]);
+        Ledger::append(&path, "setup A", &c).unwrap();
+        assert_eq!(Ledger::open(&path, "setup A").unwrap().runs, vec![a, b, c]);
         let err = Ledger::open(&path, "setup B").unwrap_err();
         assert!(err.contains("another match") && err.contains("setup A") && err.contains("setup B"), "{err}");
         std::fs::remove_file(&path).unwrap();

@@ -275,16 +275,6 @@ pub fn play(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, String> {
         let done: std::collections::HashSet<u64> = resumed.iter().map(|g| g.number - 1).collect();
         (0..cfg.total_games()).filter(|i| !done.contains(i) && !counted).collect()
     };
-    let workers = cfg.concurrency.min(schedule.len());
-    let mut sets = Vec::new();
-    for _ in 0..workers {
-        let mut set = [None, None];
-        for (k, e) in cfg.engines.iter().enumerate() {
-            set[k] = Some(Engine::start(e, VARIANT).map_err(|e| e.to_string())?);
-        }
-        sets.push(set);
-    }
-
     let paired = cfg.repeat;
     let (first, second) = (cfg.engines[0].name.clone(), cfg.engines[1].name.clone());
     let mut tally = Tally {
@@ -316,16 +306,26 @@ pub fn play(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, String> {
         say(out, &format!("Resumed {} finished games from {file}", resumed.len()));
         say(out, &Tally::score_line(&format!("Score of {first} vs {second}"), &tally.total));
     }
-    if !resumed.is_empty() || tally.earlier.0.games() > 0 {
-        if let Some(sprt) = &cfg.sprt {
-            // A test that had decided before the cut plays no more games.
-            let llr = sprt.llr(&tally.sample(paired));
-            let state = sprt.state(llr);
-            if state != SprtState::Continue {
-                sprt_state = Some(state);
-                stop.store(true, Ordering::Relaxed);
-            }
+    // A test that had decided before the cut (or in the ledger's runs) plays no more games.
+    if (!resumed.is_empty() || tally.earlier.0.games() > 0)
+        && let Some(sprt) = &cfg.sprt
+    {
+        let llr = sprt.llr(&tally.sample(paired));
+        let state = sprt.state(llr);
+        if state != SprtState::Continue {
+            sprt_state = Some(state);
+            stop.store(true, Ordering::Relaxed);
         }
+    }
+    // A test decided before this run (by the games resumed or the ledger's) starts no engine.
+    let workers = if stop.load(Ordering::Relaxed) { 0 } else { cfg.concurrency.min(schedule.len()) };
+    let mut sets = Vec::new();
+    for _ in 0..workers {
+        let mut set = [None, None];
+        for (k, e) in cfg.engines.iter().enumerate() {
+            set[k] = Some(Engine::start(e, VARIANT).map_err(|e| e.to_string())?);
+        }
+        sets.push(set);
     }
     let mut fatal = None;
     let (tx, rx) = channel();
@@ -408,7 +408,8 @@ pub fn play(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, String> {
     say(out, &Tally::score_line("...      White vs Black", &tally.white_view));
     let (all_wdl, all_pairs) = tally.all();
     if let Some(l) = &ledger {
-        let runs = l.runs.len() + usize::from(!counted && tally.total.games() > 0);
+        // This run is one of them once it is written down: finished, with games, no error.
+        let runs = l.runs.len() + usize::from(!counted && fatal.is_none() && tally.total.games() > 0);
         say(out, &Tally::score_line(&format!("All {runs} runs of the ledger, {first} vs {second}"), &all_wdl));
     }
     say(out, &tally.elo_line(paired));
