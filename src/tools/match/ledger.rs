@@ -134,12 +134,8 @@ impl Ledger {
         let mut wdl = Wdl::default();
         let mut pairs = Pentanomial::default();
         for r in &self.runs {
-            wdl.wins += r.wdl.wins;
-            wdl.draws += r.wdl.draws;
-            wdl.losses += r.wdl.losses;
-            for (total, n) in pairs.0.iter_mut().zip(r.pairs.0) {
-                *total += n;
-            }
+            wdl.merge(&r.wdl);
+            pairs.merge(&r.pairs);
         }
         (wdl, pairs)
     }

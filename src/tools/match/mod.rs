@@ -101,11 +101,10 @@ impl Tally {
 
     /// This run's games and pairs with the earlier runs'.
     fn all(&self) -> (Wdl, Pentanomial) {
-        let (w, mut p) = self.earlier;
-        let t = &self.total;
-        let wdl = Wdl { wins: w.wins + t.wins, draws: w.draws + t.draws, losses: w.losses + t.losses };
-        p.0.iter_mut().zip(self.pairs.0).for_each(|(a, b)| *a += b);
-        (wdl, p)
+        let (mut wdl, mut pairs) = self.earlier;
+        wdl.merge(&self.total);
+        pairs.merge(&self.pairs);
+        (wdl, pairs)
     }
 
     /// The sample the statistics work on, every run's: game pairs when openings are

@@ -66,6 +66,13 @@ pub struct Wdl {
 }
 
 impl Wdl {
+    /// Adds another sample's games to these (runs of one match kept in a ledger).
+    pub fn merge(&mut self, other: &Wdl) {
+        self.wins += other.wins;
+        self.draws += other.draws;
+        self.losses += other.losses;
+    }
+
     /// Games counted.
     pub fn games(&self) -> u64 {
         self.wins + self.draws + self.losses
@@ -99,6 +106,11 @@ impl Wdl {
 pub struct Pentanomial(pub [u64; 5]);
 
 impl Pentanomial {
+    /// Adds another sample's pairs to these (runs of one match kept in a ledger).
+    pub fn merge(&mut self, other: &Pentanomial) {
+        self.0.iter_mut().zip(other.0).for_each(|(a, b)| *a += b);
+    }
+
     /// Counts a pair in which the first engine took `half_points / 2` points (0..=4).
     pub fn add(&mut self, half_points: usize) {
         self.0[half_points.min(4)] += 1;
