@@ -32,6 +32,8 @@
              not played again, and an unfinished one goes on where it stopped (give the
              same command: only the engines' names and the positions are checked on
              resuming, so another clock or option under the same --out would mix runs).
+             --sitke is the build measured; the games are run by --runner's `sitke match`
+             (default: this checkout's release build), so an old build can be measured too.
 
                  python3 scripts/conversion_suite.py play --suite scripts/suites/conversion.epd \
                      --clock real --out data/conv-real \
@@ -279,7 +281,7 @@ def play(args):
         # An interrupted run goes on from its PGN: game N is always position N (the seed is
         # only there because -resume asks for one).
         sitke = ["cmd=" + args.sitke, "name=" + args.name] + [f"option.{o}" for o in args.sitke_option]
-        cmd = [args.sitke, "match", "-engine", *sitke, "-engine", *shlex.split(args.opponent),
+        cmd = [args.runner, "match", "-engine", *sitke, "-engine", *shlex.split(args.opponent),
                "-each", f"tc={args.tc}", "-games", "1", "-rounds", str(len(oriented)),
                "-concurrency", str(args.concurrency), "-openings", f"file={epd}", "format=epd",
                "order=sequential", "-srand", "1", "-pgnout", pgn, "-resume"]
@@ -316,7 +318,10 @@ def main():
     g.add_argument("--clock", choices=["real", "reset"], required=True)
     g.add_argument("--out", required=True, help="the PGN and the turned EPD are OUT.pgn and OUT.epd")
     g.add_argument("--opponent", required=True, help='engine options of `sitke match`: "cmd=PATH name=NAME ..."')
-    g.add_argument("--sitke", default="target/release/sitke")
+    g.add_argument("--sitke", default="target/release/sitke", help="the Sitke binary measured")
+    # The runner is separate so an older build (whose `match` may lack -resume) can be measured.
+    g.add_argument("--runner", default="target/release/sitke",
+                   help="the binary whose `sitke match` plays the games (this checkout's build)")
     g.add_argument("--name", default="sitke", help="the name Sitke plays under")
     g.add_argument("--sitke-option", action="append", default=[], help="NAME=VALUE, a UCI option")
     g.add_argument("--tc", default="10+0.1")
