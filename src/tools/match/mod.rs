@@ -119,7 +119,11 @@ impl Tally {
         // Until the first pair is complete, the single games are all there is to show.
         let paired = paired && pairs.pairs() > 0;
         let e = EloEstimate::from_sample(&self.sample(paired));
-        let num = |x: f64| format!("{x:.1}").to_lowercase();
+        let num = |x: f64| match format!("{x:.1}").to_lowercase() {
+            // A score a hair under even rounds to "-0.0", which reads as a result of its own.
+            s if s == "-0.0" => "0.0".to_string(),
+            s => s,
+        };
         format!(
             "Elo difference: {} +/- {}, LOS: {} %, DrawRatio: {} %",
             num(e.elo),
@@ -434,5 +438,26 @@ pub fn play(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, String> {
             pairs: all_pairs,
             sprt: cfg.sprt.map(|_| sprt_state.unwrap_or(SprtState::Continue)),
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_even_score_prints_as_zero_not_minus_zero() {
+        let tally = Tally {
+            first: "A".into(),
+            second: "B".into(),
+            total: Wdl { wins: 3, draws: 4, losses: 3 },
+            first_as: [Wdl::default(); 2],
+            white_view: Wdl::default(),
+            pairs: Pentanomial::default(),
+            pending: HashMap::new(),
+            earlier: (Wdl::default(), Pentanomial::default()),
+        };
+        let line = tally.elo_line(false);
+        assert!(line.starts_with("Elo difference: 0.0 +/- "), "{line}");
     }
 }

@@ -130,15 +130,31 @@ mod tests {
         )
     }
 
-    fn scratch(name: &str) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("sitke-resume-{name}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        dir.join("games.pgn")
+    /// A scratch directory removed when the test ends, pass or fail.
+    struct Scratch(std::path::PathBuf);
+
+    impl Scratch {
+        fn new(name: &str) -> Scratch {
+            let dir = std::env::temp_dir().join(format!("sitke-resume-{name}-{}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            Scratch(dir)
+        }
+
+        fn pgn(&self) -> std::path::PathBuf {
+            self.0.join("games.pgn")
+        }
+    }
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
     }
 
     #[test]
     fn reads_back_results_from_the_first_engines_view() {
-        let path = scratch("read");
+        let dir = Scratch::new("read");
+        let path = dir.pgn();
         let cfg = config(&path, 7);
         let book = OpeningBook::load(&cfg.openings, 7).unwrap();
         assert_eq!(load(&cfg, &book).unwrap(), Vec::new(), "no file yet: nothing played");
@@ -155,7 +171,8 @@ mod tests {
 
     #[test]
     fn refuses_a_file_of_another_schedule() {
-        let path = scratch("refuse");
+        let dir = Scratch::new("refuse");
+        let path = dir.pgn();
         let cfg = config(&path, 7);
         let book = OpeningBook::load(&cfg.openings, 7).unwrap();
         std::fs::write(&path, game_text(&cfg, &book, 1, "1-0")).unwrap();
