@@ -120,7 +120,8 @@ impl Tally {
         let paired = paired && pairs.pairs() > 0;
         let e = EloEstimate::from_sample(&self.sample(paired));
         let num = |x: f64| match format!("{x:.1}").to_lowercase() {
-            // A score a hair under even rounds to "-0.0", which reads as a result of its own.
+            // An even score is -400 * 0 = -0.0 in `score_to_elo`, and a hair under even
+            // rounds to it: "-0.0" reads as a loss, so it prints as 0.0.
             s if s == "-0.0" => "0.0".to_string(),
             s => s,
         };
