@@ -48,10 +48,12 @@ while true; do
   [ "$games" -lt "$GAMES" ] || break
   seed=$((SEED * 10000 + k))
   log="$OUT/$name-$seed.log"
+  # A rerun appends to the log, so only the lines after `before` are this run's.
+  before=$( [ -f "$log" ] && wc -l < "$log" || echo 0 )
   "$S" match "$@" -rounds "$PAIRS" -srand "$seed" -pgnout "$OUT/$name-$seed.pgn" -resume \
     -ledger "$LEDGER" | tee -a "$log"
   # The SPRT line of a run that decided (or of one that found the test decided already).
-  if tail -n 4 "$log" | grep -q '^SPRT: .* was accepted'; then
+  if tail -n "+$((before + 1))" "$log" | grep -q '^SPRT: .* was accepted'; then
     echo "chunked_match.sh: the SPRT decided; the ledger $LEDGER has the whole test" >&2
     exit 0
   fi
