@@ -92,6 +92,17 @@ impl Iterator for Records {
     }
 }
 
+impl Records {
+    /// How the game of the record last returned ended: None for text files, which do not
+    /// keep it.
+    pub fn termination(&self) -> Option<binary::Termination> {
+        match self {
+            Records::Binary(r) => Some(r.termination()),
+            Records::Text(_) => None,
+        }
+    }
+}
+
 /// Opens a data file of either format.
 pub fn open(path: &Path) -> Result<Records, String> {
     let named = |e: io::Error| format!("{}: {e}", path.display());

@@ -61,6 +61,9 @@ pub struct Recipe {
     pub k: f64,
     /// Weight of the score in the target (the rest is the game result).
     pub lambda: f64,
+    /// The same weight for positions of games the 50-move rule or the count drew (None: as
+    /// `lambda`).
+    pub rule_draw_lambda: Option<f64>,
     /// Positions whose score exceeds this in magnitude are left out (None: none are).
     pub max_score: Option<i32>,
     /// Whether the 50-move rule's factor is divided out of the scores.
@@ -108,6 +111,7 @@ impl Recipe {
         line("weight_decay", self.adam.weight_decay.to_string());
         line("k", self.k.to_string());
         line("lambda", self.lambda.to_string());
+        line("rule_draw_lambda", self.rule_draw_lambda.map_or("same".into(), |l| l.to_string()));
         line("max_score", self.max_score.map_or("none".into(), |m| m.to_string()));
         line("rule50", if self.unscale_rule50 { "unscale" } else { "keep" }.to_string());
         line("validation", self.validation.to_string());
@@ -145,6 +149,11 @@ impl Recipe {
             },
             k: num("k", get("k")?)?,
             lambda: num("lambda", get("lambda")?)?,
+            // Recipes written before the setting existed weigh every game alike.
+            rule_draw_lambda: match map.get("rule_draw_lambda").copied().unwrap_or("same") {
+                "same" => None,
+                v => Some(num("rule_draw_lambda", v)?),
+            },
             max_score: match get("max_score")? {
                 "none" => None,
                 v => Some(num("max_score", v)?),
@@ -316,11 +325,26 @@ mod tests {
             adam: AdamSettings { beta1: 0.9, beta2: 0.999, weight_decay: 0.01 },
             k: 400.0,
             lambda: 0.75,
+            rule_draw_lambda: Some(0.5),
             max_score: Some(3000),
             unscale_rule50: true,
             validation: 0.1,
             init: None,
         }
+    }
+
+    #[test]
+    fn a_recipe_from_before_rule_draw_weights_weighs_every_game_alike() {
+        let r = recipe();
+        let text = r.to_text();
+        assert!(text.contains("rule_draw_lambda=0.5\n"));
+        assert_eq!(Recipe::from_text(&text), Ok(r.clone()));
+        let old: String =
+            text.lines().filter(|l| !l.starts_with("rule_draw_lambda=")).map(|l| format!("{l}\n")).collect();
+        let read = Recipe::from_text(&old).unwrap();
+        assert_eq!(read, Recipe { rule_draw_lambda: None, ..r.clone() });
+        assert!(read.to_text().contains("rule_draw_lambda=same\n"));
+        assert_eq!(r.differences(&read), vec!["rule_draw_lambda=0.5 -> same".to_string()]);
     }
 
     #[test]

@@ -54,6 +54,11 @@ pub struct TrainArgs {
     /// tune` weighs the other way round: its flag is --result-weight.)
     #[arg(long, default_value_t = 1.0)]
     pub score_weight: f64,
+    /// --score-weight for the positions of games drawn by the 50-move rule or the count
+    /// (default: --score-weight), so the net may learn that such a game's score overstated
+    /// it. Binary data only: text files do not say how a game ended.
+    #[arg(long)]
+    pub rule_draw_weight: Option<f64>,
     /// Leave out positions whose score exceeds this many centipawns in magnitude.
     #[arg(long)]
     pub max_score: Option<i32>,
@@ -119,6 +124,7 @@ impl TrainArgs {
             adam: AdamSettings { beta1: self.beta1, beta2: self.beta2, weight_decay: self.weight_decay },
             k: self.k,
             lambda: self.score_weight,
+            rule_draw_lambda: self.rule_draw_weight,
             max_score: self.max_score,
             unscale_rule50: !self.keep_rule50,
             validation: self.validation,
@@ -149,8 +155,9 @@ pub fn main(a: &TrainArgs, log: &mut dyn Write) -> Result<(), Box<dyn std::error
     if let Some(n) = a.threads {
         rayon::ThreadPoolBuilder::new().num_threads(n).build_global().map_err(|e| format!("threads: {e}"))?;
     }
-    if !(0.0..=1.0).contains(&a.score_weight) || a.k <= 0.0 {
-        return Err("--score-weight must be within 0..1 and --k positive".into());
+    let weights = [Some(a.score_weight), a.rule_draw_weight];
+    if weights.iter().flatten().any(|w| !(0.0..=1.0).contains(w)) || a.k <= 0.0 {
+        return Err("--score-weight and --rule-draw-weight must be within 0..1 and --k positive".into());
     }
     let init = a.init.as_ref().map(read_start).transpose()?;
     let resumed = a.resume.as_ref().map(|path| Ok::<_, String>((path, read_checkpoint(path)?))).transpose()?;
@@ -234,6 +241,7 @@ mod tests {
             weight_decay: 0.0,
             k: 400.0,
             score_weight: 1.0,
+            rule_draw_weight: None,
             max_score: None,
             keep_rule50: false,
             validation: 0.1,

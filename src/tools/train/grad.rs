@@ -23,6 +23,9 @@ pub struct Objective {
     pub k: f32,
     /// Weight of the score in the target; the game result has the rest.
     pub lambda: f32,
+    /// The same weight for positions of games the 50-move rule or the count drew, where the
+    /// score may say "winning" of a position the game shows could not be won.
+    pub rule_draw_lambda: f32,
 }
 
 /// The logistic function.
@@ -36,7 +39,8 @@ impl Objective {
     #[inline(always)]
     pub fn target(&self, data: &Dataset, i: usize) -> f32 {
         let m = data.meta(i);
-        self.lambda * sigmoid(m.score as f32 / self.k) + (1.0 - self.lambda) * m.result_score()
+        let lambda = if m.rule_draw { self.rule_draw_lambda } else { self.lambda };
+        lambda * sigmoid(m.score as f32 / self.k) + (1.0 - lambda) * m.result_score()
     }
 }
 
@@ -230,7 +234,8 @@ mod tests {
         for (i, pos) in random_positions(31, 300).iter().enumerate() {
             let board = pos.occupied().map(|sq| (sq, pos.piece_on(sq).unwrap()));
             let score = (i as i16 % 41 - 20) * 37;
-            data.push(board, &hands_of(pos), pos.side_to_move(), score, (i % 3) as u8);
+            let rule_draw = i % 3 == 1 && i % 5 == 0;
+            data.push(board, &hands_of(pos), pos.side_to_move(), score, (i % 3) as u8, rule_draw);
         }
         data
     }
@@ -247,7 +252,7 @@ mod tests {
             for p in &mut net.params[shape.hidden_bias_at()..shape.output_weights_at()] {
                 *p = 0.4;
             }
-            let obj = Objective { k: 400.0, lambda: 0.7 };
+            let obj = Objective { k: 400.0, lambda: 0.7, rule_draw_lambda: 0.3 };
             let batch: Vec<u32> = (0..data.len() as u32).collect();
             let mut g = Gradient::new(shape, batch.len());
             g.compute(&net, &data, &mirror, obj, &batch);
@@ -285,6 +290,24 @@ mod tests {
         }
     }
 
+    /// A game the 50-move rule or the count drew weighs its result by `rule_draw_lambda`;
+    /// every other game by `lambda`.
+    #[test]
+    fn rule_draws_take_their_own_weight() {
+        let mut data = Dataset::new();
+        let pos = &random_positions(5, 1)[0];
+        for rule_draw in [false, true] {
+            let board = pos.occupied().map(|sq| (sq, pos.piece_on(sq).unwrap()));
+            data.push(board, &hands_of(pos), pos.side_to_move(), 400, 1, rule_draw);
+        }
+        let obj = Objective { k: 400.0, lambda: 1.0, rule_draw_lambda: 0.5 };
+        let s = sigmoid(1.0);
+        assert!((obj.target(&data, 0) - s).abs() < 1e-6);
+        assert!((obj.target(&data, 1) - (0.5 * s + 0.25)).abs() < 1e-6);
+        let same = Objective { rule_draw_lambda: 1.0, ..obj };
+        assert_eq!(same.target(&data, 0), same.target(&data, 1));
+    }
+
     /// The gradient is the same bit for bit on one thread or two, and after the buffers
     /// held another batch's gradient.
     #[test]
@@ -293,7 +316,7 @@ mod tests {
         let mirror = Mirror::new();
         let shape = Shape { hidden: 16, buckets: 1, activation: Activation::SCReLU };
         let net = FloatNet::random(shape, 8);
-        let obj = Objective { k: 400.0, lambda: 1.0 };
+        let obj = Objective { k: 400.0, lambda: 1.0, rule_draw_lambda: 0.5 };
         let batch: Vec<u32> = (0..data.len() as u32).rev().collect();
         let mut results = Vec::new();
         for threads in [1, 2, 3] {

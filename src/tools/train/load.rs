@@ -10,7 +10,7 @@
 
 use super::data::{Dataset, is_validation};
 use crate::board::{Color, PieceType};
-use crate::tools::datagen::binary::{PackedRecord, result_code};
+use crate::tools::datagen::binary::{PackedRecord, Termination, result_code};
 use crate::tools::datagen::data;
 use std::io::Write;
 use std::path::PathBuf;
@@ -42,6 +42,8 @@ pub struct LoadCounts {
     pub over_cap: u64,
     /// Kept, by the game's result for White: Black won, draw, White won.
     pub results: [u64; 3],
+    /// Kept, of games drawn by the 50-move rule or the count.
+    pub rule_draws: u64,
 }
 
 /// The score to learn from a record, from the side to move's view.
@@ -51,9 +53,11 @@ pub fn target_score(r: &PackedRecord, unscale_rule50: bool) -> i32 {
 }
 
 /// Sorts one record into `train` or `validation`; false if the filters leave it out.
+/// `rule_draw`: the 50-move rule or the count drew the record's game.
 pub fn add_record(
     r: &PackedRecord,
     game: u64,
+    rule_draw: bool,
     o: &LoadOptions,
     counts: &mut LoadCounts,
     train: &mut Dataset,
@@ -77,9 +81,10 @@ pub fn add_record(
     }
     let result = result_code(r.result_white());
     counts.results[result as usize] += 1;
+    counts.rule_draws += rule_draw as u64;
     let set = if is_validation(game, o.seed, o.validation) { validation } else { train };
     let score = score.clamp(i16::MIN as i32 + 1, i16::MAX as i32) as i16;
-    set.push(r.pieces(), &hands, r.side_to_move(), score, result);
+    set.push(r.pieces(), &hands, r.side_to_move(), score, result, rule_draw);
     true
 }
 
@@ -92,10 +97,12 @@ pub fn load(paths: &[PathBuf], o: &LoadOptions, log: &mut dyn Write) -> Result<(
     'files: for path in paths {
         let before = counts.read;
         let file = data::file_key(path)?;
-        for item in data::open(path)? {
+        let mut records = data::open(path)?;
+        while let Some(item) = records.next() {
             let (game, record) = item.map_err(|e| format!("{}: {e}", path.display()))?;
             let key = data::game_key(file, game);
-            if add_record(&record, key, o, &mut counts, &mut train, &mut validation) {
+            let rule_draw = matches!(records.termination(), Some(Termination::FiftyMoves | Termination::Counting));
+            if add_record(&record, key, rule_draw, o, &mut counts, &mut train, &mut validation) {
                 kept += 1;
                 if o.limit.is_some_and(|l| kept >= l) {
                     let _ = writeln!(
@@ -114,7 +121,8 @@ pub fn load(paths: &[PathBuf], o: &LoadOptions, log: &mut dyn Write) -> Result<(
     let _ = writeln!(
         log,
         "train: kept {} positions, {} of them held out for validation, in {:.1}s; left out {} with a scaled score and \
-         {} over the cap; results White wins {:.1}%, draws {:.1}%, Black wins {:.1}%",
+         {} over the cap; results White wins {:.1}%, draws {:.1}%, Black wins {:.1}%; {:.1}% from games drawn by \
+         the 50-move rule or the count",
         train.len() + validation.len(),
         validation.len(),
         begun.elapsed().as_secs_f64(),
@@ -123,6 +131,7 @@ pub fn load(paths: &[PathBuf], o: &LoadOptions, log: &mut dyn Write) -> Result<(
         100.0 * counts.results[2] as f64 / n,
         100.0 * counts.results[1] as f64 / n,
         100.0 * counts.results[0] as f64 / n,
+        100.0 * counts.rule_draws as f64 / n,
     );
     Ok((train, validation))
 }
@@ -131,7 +140,7 @@ pub fn load(paths: &[PathBuf], o: &LoadOptions, log: &mut dyn Write) -> Result<(
 mod tests {
     use super::*;
     use crate::board::Position;
-    use crate::tools::datagen::binary::{GameInfo, Termination, file_header, write_game};
+    use crate::tools::datagen::binary::{GameInfo, file_header, write_game};
     use crate::tools::datagen::format::GameResult;
     use crate::tools::tune::random_positions;
 
@@ -139,6 +148,15 @@ mod tests {
     /// 10 j - 50 (side to move's view), and every seventh record is marked scaled (as well
     /// as those the evaluation scales). Returns the records.
     fn write_file(path: &std::path::Path, seed: u64) -> Vec<PackedRecord> {
+        write_file_ending(path, seed, |_| Termination::Checkmate)
+    }
+
+    /// `write_file` with game g ended by `termination(g)`.
+    fn write_file_ending(
+        path: &std::path::Path,
+        seed: u64,
+        termination: impl Fn(u64) -> Termination,
+    ) -> Vec<PackedRecord> {
         let positions = random_positions(seed, 200);
         let mut all = Vec::new();
         let mut bytes = file_header().to_vec();
@@ -154,7 +172,7 @@ mod tests {
                 id: g,
                 positions: 10,
                 result: GameResult::WhiteWin,
-                termination: Termination::Checkmate,
+                termination: termination(g),
                 plies: 80,
                 seed: 0,
             };
@@ -239,6 +257,27 @@ mod tests {
         assert_eq!(data::read_path(&grown).unwrap().len(), 400);
         assert_eq!(data::file_key(&grown).unwrap(), ka);
         let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn positions_of_games_drawn_by_rule_are_marked() {
+        let path = std::env::temp_dir().join(format!("sitke-train-rule-draw-{}.bin", std::process::id()));
+        let ending = |g: u64| match g % 4 {
+            0 => Termination::FiftyMoves,
+            1 => Termination::Counting,
+            2 => Termination::Repetition,
+            _ => Termination::Checkmate,
+        };
+        let records = write_file_ending(&path, 5, ending);
+        let o = LoadOptions { max_score: None, validation: 0.0, seed: 4, limit: None, unscale_rule50: false };
+        let (train, _) = load(std::slice::from_ref(&path), &o, &mut Vec::new()).unwrap();
+        let marked: Vec<bool> = (0..200).filter(|&i| !records[i].is_scaled()).map(|i| i / 10 % 4 < 2).collect();
+        assert_eq!(train.len(), marked.len());
+        assert!(marked.iter().any(|&m| m) && marked.iter().any(|&m| !m));
+        for (i, &m) in marked.iter().enumerate() {
+            assert_eq!(train.meta(i).rule_draw, m, "position {i}");
+        }
+        let _ = std::fs::remove_file(path);
     }
 
     #[test]

@@ -120,7 +120,12 @@ impl Trainer {
 
     /// The loss's settings.
     pub fn objective(&self) -> Objective {
-        Objective { k: self.recipe.k as f32, lambda: self.recipe.lambda as f32 }
+        let r = &self.recipe;
+        Objective {
+            k: r.k as f32,
+            lambda: r.lambda as f32,
+            rule_draw_lambda: r.rule_draw_lambda.unwrap_or(r.lambda) as f32,
+        }
     }
 
     /// One pass over `train` in the epoch's own shuffle.

@@ -348,7 +348,7 @@ impl<R: Read> Reader<R> {
 
     /// The records one by one, each with its game id.
     pub fn records(self) -> Records<R> {
-        Records { reader: self, game: 0, records: Vec::new(), next: 0 }
+        Records { reader: self, game: 0, termination: Termination::Unknown, records: Vec::new(), next: 0 }
     }
 }
 
@@ -356,8 +356,16 @@ impl<R: Read> Reader<R> {
 pub struct Records<R> {
     reader: Reader<R>,
     game: u64,
+    termination: Termination,
     records: Vec<PackedRecord>,
     next: usize,
+}
+
+impl<R> Records<R> {
+    /// How the game of the record last returned ended.
+    pub fn termination(&self) -> Termination {
+        self.termination
+    }
 }
 
 impl<R: Read> Iterator for Records<R> {
@@ -366,7 +374,7 @@ impl<R: Read> Iterator for Records<R> {
     fn next(&mut self) -> Option<Self::Item> {
         while self.next == self.records.len() {
             match self.reader.next_game_into(&mut self.records) {
-                Ok(Some(info)) => (self.game, self.next) = (info.id, 0),
+                Ok(Some(info)) => (self.game, self.termination, self.next) = (info.id, info.termination, 0),
                 Ok(None) => return None,
                 Err(e) => return Some(Err(e)),
             }
