@@ -6,10 +6,10 @@ use super::Network;
 use std::sync::{Arc, LazyLock};
 
 /// The built-in net's name, which is also its file's name under `nets/`.
-pub const NAME: &str = "sitke-54ee81fd7a7b";
+pub const NAME: &str = "sitke-76bcf217d4ff";
 
 /// The built-in net's file.
-static BYTES: &[u8] = include_bytes!("../../../nets/sitke-54ee81fd7a7b.nnue");
+static BYTES: &[u8] = include_bytes!("../../../nets/sitke-76bcf217d4ff.nnue");
 
 /// Parsed once, on first use, and shared by every searcher after that.
 static NET: LazyLock<Arc<Network>> =
