@@ -177,6 +177,8 @@ fn a_ledger_adds_runs_up_and_counts_each_once() {
     let again = sitke_match(&line(31, ""));
     assert!(again.success && finished_games(&again.stdout).is_empty(), "{}\n{}", again.stdout, again.stderr);
     assert!(again.stdout.contains("holds the run with -srand 31 already"), "{}", again.stdout);
+    assert!(!again.stdout.contains("Score of A vs B"), "no empty tally of the run: {}", again.stdout);
+    assert_eq!(ledger_score(&again.stdout), ledger_score(&second.stdout), "{}", again.stdout);
     assert_eq!(lines().len(), 4);
     let other = sitke_match(&line(33, "-concurrency 2"));
     assert!(!other.success && other.stderr.contains("another match"), "{}", other.stderr);

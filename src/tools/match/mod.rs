@@ -405,11 +405,15 @@ pub fn play(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, String> {
         }
     });
 
-    let w = &tally.total;
-    say(out, &Tally::score_line(&format!("Score of {first} vs {second}"), w));
-    say(out, &Tally::score_line(&format!("...      {first} playing White"), &tally.first_as[Color::White.index()]));
-    say(out, &Tally::score_line(&format!("...      {first} playing Black"), &tally.first_as[Color::Black.index()]));
-    say(out, &Tally::score_line("...      White vs Black", &tally.white_view));
+    // A run the ledger held already played nothing: an empty tally of it would read like a
+    // run that failed, so only the ledger's lines follow.
+    if !counted {
+        let w = &tally.total;
+        say(out, &Tally::score_line(&format!("Score of {first} vs {second}"), w));
+        say(out, &Tally::score_line(&format!("...      {first} playing White"), &tally.first_as[Color::White.index()]));
+        say(out, &Tally::score_line(&format!("...      {first} playing Black"), &tally.first_as[Color::Black.index()]));
+        say(out, &Tally::score_line("...      White vs Black", &tally.white_view));
+    }
     let (all_wdl, all_pairs) = tally.all();
     if let Some(l) = &ledger {
         // This run is one of them once it is written down: finished, with games, no error.
