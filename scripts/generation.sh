@@ -15,8 +15,10 @@
 #   POSITIONS (2000000)  NODES (5000)  SEED ((GEN + 2) * 1000 + 1, as generations 0 and 1)
 #   EPOCHS (6)  LR (0.0005)  BATCH (4096)  SCORE_WEIGHT (1: the search's score alone; below 1
 #   blends in the game's result)  RULE_DRAW_WEIGHT (unset: SCORE_WEIGHT; the same weight
-#   for positions of games the 50-move rule or the count drew)  BUCKETS (the built-in net's output buckets; more splits a
-#   one-bucket net's output into that many material buckets)  HIDDEN (the built-in net's
+#   for positions of games the 50-move rule or the count drew)  RULE_DRAW_RAMP (unset; 1:
+#   such a game's weight moves from SCORE_WEIGHT at its first position to RULE_DRAW_WEIGHT
+#   at its last)  BUCKETS (the built-in net's output buckets; more splits a one-bucket
+#   net's output into that many material buckets)  HIDDEN (the built-in net's
 #   width; more widens it: the new units start silent)  WINDOW (4: train on the data of
 #   this many generations, this one's and those before it still in data/)  THREADS (all cores)
 #   TC (10+0.1)  ROUNDS (1000: at most 2000 games)  SRAND (GEN * 10 + 41)  CONCURRENCY (2)
@@ -95,7 +97,13 @@ LR=${LR:-0.0005}
 BATCH=${BATCH:-4096}
 SCORE_WEIGHT=${SCORE_WEIGHT:-1}
 rule_draw=()
+ramp_note=
 [ -n "${RULE_DRAW_WEIGHT:-}" ] && rule_draw=(--rule-draw-weight "$RULE_DRAW_WEIGHT")
+if [ "${RULE_DRAW_RAMP:-}" = 1 ]; then
+  [ -n "${RULE_DRAW_WEIGHT:-}" ] || die "RULE_DRAW_RAMP=1 needs RULE_DRAW_WEIGHT"
+  rule_draw+=(--rule-draw-ramp)
+  ramp_note=", ramped through the game"
+fi
 WINDOW=${WINDOW:-4}
 BUCKETS=${BUCKETS:-}
 HIDDEN=${HIDDEN:-}
@@ -152,7 +160,7 @@ train() {
   # An interrupted run goes on from its checkpoint, which holds where it started from.
   local start=(--init "nets/$base.float")
   [ -f "$dir/checkpoint.ckpt" ] && start=(--resume "$dir/checkpoint.ckpt")
-  say "2/4 training in $dir: $EPOCHS epochs, lr $LR, batch $BATCH, score weight $SCORE_WEIGHT (rule draws ${RULE_DRAW_WEIGHT:-the same}), buckets ${BUCKETS:-as the built-in net}, hidden ${HIDDEN:-as the built-in net}"
+  say "2/4 training in $dir: $EPOCHS epochs, lr $LR, batch $BATCH, score weight $SCORE_WEIGHT (rule draws ${RULE_DRAW_WEIGHT:-the same}$ramp_note), buckets ${BUCKETS:-as the built-in net}, hidden ${HIDDEN:-as the built-in net}"
   say "2/4 data: ${files[*]}"
   "$S" train "${files[@]}" "${start[@]}" --epochs "$EPOCHS" --lr "$LR" --batch "$BATCH" \
     --score-weight "$SCORE_WEIGHT" "${rule_draw[@]}" "${shape[@]}" --dir "$dir" "${threads[@]}" 2>&1 | tee "$log"

@@ -101,6 +101,15 @@ impl Records {
             Records::Text(_) => None,
         }
     }
+
+    /// Where the record last returned stands in its game (`binary::Records::place`): None
+    /// for text files, which do not group records by game ahead of reading them.
+    pub fn place(&self) -> Option<(usize, usize)> {
+        match self {
+            Records::Binary(r) => Some(r.place()),
+            Records::Text(_) => None,
+        }
+    }
 }
 
 /// Opens a data file of either format.

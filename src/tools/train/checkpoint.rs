@@ -64,6 +64,9 @@ pub struct Recipe {
     /// The same weight for positions of games the 50-move rule or the count drew (None: as
     /// `lambda`).
     pub rule_draw_lambda: Option<f64>,
+    /// Whether `rule_draw_lambda` is reached only at a rule-drawn game's end, moving there
+    /// from `lambda` through the game (`Objective::rule_draw_ramp`).
+    pub rule_draw_ramp: bool,
     /// Positions whose score exceeds this in magnitude are left out (None: none are).
     pub max_score: Option<i32>,
     /// Whether the 50-move rule's factor is divided out of the scores.
@@ -112,6 +115,7 @@ impl Recipe {
         line("k", self.k.to_string());
         line("lambda", self.lambda.to_string());
         line("rule_draw_lambda", self.rule_draw_lambda.map_or("same".into(), |l| l.to_string()));
+        line("rule_draw_ramp", if self.rule_draw_ramp { "ramp" } else { "flat" }.to_string());
         line("max_score", self.max_score.map_or("none".into(), |m| m.to_string()));
         line("rule50", if self.unscale_rule50 { "unscale" } else { "keep" }.to_string());
         line("validation", self.validation.to_string());
@@ -153,6 +157,11 @@ impl Recipe {
             rule_draw_lambda: match map.get("rule_draw_lambda").copied().unwrap_or("same") {
                 "same" => None,
                 v => Some(num("rule_draw_lambda", v)?),
+            },
+            rule_draw_ramp: match map.get("rule_draw_ramp").copied().unwrap_or("flat") {
+                "flat" => false,
+                "ramp" => true,
+                v => return Err(format!("recipe: rule_draw_ramp='{v}' is neither flat nor ramp")),
             },
             max_score: match get("max_score")? {
                 "none" => None,
@@ -326,6 +335,7 @@ mod tests {
             k: 400.0,
             lambda: 0.75,
             rule_draw_lambda: Some(0.5),
+            rule_draw_ramp: true,
             max_score: Some(3000),
             unscale_rule50: true,
             validation: 0.1,
@@ -339,12 +349,17 @@ mod tests {
         let text = r.to_text();
         assert!(text.contains("rule_draw_lambda=0.5\n"));
         assert_eq!(Recipe::from_text(&text), Ok(r.clone()));
-        let old: String =
-            text.lines().filter(|l| !l.starts_with("rule_draw_lambda=")).map(|l| format!("{l}\n")).collect();
+        assert!(text.contains("rule_draw_ramp=ramp\n"));
+        let old: String = text.lines().filter(|l| !l.starts_with("rule_draw_")).map(|l| format!("{l}\n")).collect();
         let read = Recipe::from_text(&old).unwrap();
-        assert_eq!(read, Recipe { rule_draw_lambda: None, ..r.clone() });
-        assert!(read.to_text().contains("rule_draw_lambda=same\n"));
-        assert_eq!(r.differences(&read), vec!["rule_draw_lambda=0.5 -> same".to_string()]);
+        assert_eq!(read, Recipe { rule_draw_lambda: None, rule_draw_ramp: false, ..r.clone() });
+        assert!(read.to_text().contains("rule_draw_lambda=same\nrule_draw_ramp=flat\n"));
+        assert_eq!(
+            r.differences(&read),
+            vec!["rule_draw_lambda=0.5 -> same".to_string(), "rule_draw_ramp=ramp -> flat".to_string()]
+        );
+        let bad = text.replace("rule_draw_ramp=ramp", "rule_draw_ramp=steep");
+        assert!(Recipe::from_text(&bad).unwrap_err().contains("steep"));
     }
 
     #[test]

@@ -59,6 +59,10 @@ pub struct TrainArgs {
     /// it. Binary data only: text files do not say how a game ended.
     #[arg(long)]
     pub rule_draw_weight: Option<f64>,
+    /// Reach --rule-draw-weight only at a rule-drawn game's last position, moving there
+    /// from --score-weight through the game, so its early positions keep their score.
+    #[arg(long, requires = "rule_draw_weight")]
+    pub rule_draw_ramp: bool,
     /// Leave out positions whose score exceeds this many centipawns in magnitude.
     #[arg(long)]
     pub max_score: Option<i32>,
@@ -125,6 +129,7 @@ impl TrainArgs {
             k: self.k,
             lambda: self.score_weight,
             rule_draw_lambda: self.rule_draw_weight,
+            rule_draw_ramp: self.rule_draw_ramp,
             max_score: self.max_score,
             unscale_rule50: !self.keep_rule50,
             validation: self.validation,
@@ -242,6 +247,7 @@ mod tests {
             k: 400.0,
             score_weight: 1.0,
             rule_draw_weight: None,
+            rule_draw_ramp: false,
             max_score: None,
             keep_rule50: false,
             validation: 0.1,

@@ -64,6 +64,9 @@ pub struct Meta {
     /// Whether the game was drawn by the 50-move rule or the count (its target may weigh the
     /// result more: `Objective::rule_draw_lambda`).
     pub rule_draw: bool,
+    /// How far through its game the position came, 0 (first record) to 255 (last), where
+    /// the game was a rule draw; 0 otherwise (`Objective::rule_draw_ramp` reads it).
+    pub progress: u8,
 }
 
 impl Meta {
@@ -102,8 +105,9 @@ impl Dataset {
 
     /// Adds a position given as pieces on squares and hands as counts
     /// (`hands[colour][piece type]`), with its score (centipawns, side to move's view) and
-    /// its game's result from White's view (0 Black won, 1 draw, 2 White won), and whether
-    /// the 50-move rule or the count drew that game.
+    /// its game's result from White's view (0 Black won, 1 draw, 2 White won), and, where
+    /// the 50-move rule or the count drew that game, how far through it the position came
+    /// (`Meta::progress`).
     pub fn push(
         &mut self,
         board: impl Iterator<Item = (Square, Piece)> + Clone,
@@ -111,7 +115,7 @@ impl Dataset {
         stm: Color,
         score: i16,
         white_result: u8,
-        rule_draw: bool,
+        rule_draw: Option<u8>,
     ) {
         debug_assert!(white_result <= 2);
         let (mut pieces, mut kings) = (0u32, 0u32);
@@ -123,7 +127,8 @@ impl Dataset {
         self.starts.push(self.features.len() as u64);
         let result = if stm == Color::White { white_result } else { 2 - white_result.min(2) };
         let material = features::material_count(pieces, hands, kings).min(255) as u8;
-        self.meta.push(Meta { score, stm, result, material, rule_draw });
+        let (rule_draw, progress) = (rule_draw.is_some(), rule_draw.unwrap_or(0));
+        self.meta.push(Meta { score, stm, result, material, rule_draw, progress });
     }
 
     /// Position i's inputs from White's view.
@@ -152,8 +157,9 @@ impl Dataset {
         for (i, m) in self.meta.iter().enumerate() {
             let mut x = (m.score as u16 as u64) | (m.stm as u64) << 16 | (m.result as u64) << 24;
             x |= (m.material as u64) << 32 | (self.starts[i + 1] - self.starts[i]) << 40;
-            // Only when set, so data without rule draws keeps the fingerprint it had.
-            x ^= (m.rule_draw as u64) << 63;
+            // Both are zero outside rule-drawn games, so data without them keeps the
+            // fingerprint it had before either was stored.
+            x ^= (m.rule_draw as u64) << 63 | (m.progress as u64) << 48;
             for &f in self.white_features(i) {
                 x = mix(x ^ f as u64);
             }
@@ -193,7 +199,7 @@ mod tests {
             }
             let board: Vec<(Square, Piece)> = pos.occupied().map(|sq| (sq, pos.piece_on(sq).unwrap())).collect();
             let mut set = Dataset::new();
-            set.push(board.iter().copied(), &hands_of(&pos), pos.side_to_move(), 0, 1, false);
+            set.push(board.iter().copied(), &hands_of(&pos), pos.side_to_move(), 0, 1, None);
             let mut ours: Vec<u16> = set.white_features(0).iter().map(|&f| mirror.black(f)).collect();
             let mut theirs = Vec::new();
             features::position_features(&pos, Color::Black, |f| theirs.push(f as u16));
@@ -211,9 +217,9 @@ mod tests {
     fn results_turn_to_the_side_to_move() {
         let mut set = Dataset::new();
         let hands = [[0; 6]; 2];
-        set.push(std::iter::empty(), &hands, Color::White, 10, 2, false);
-        set.push(std::iter::empty(), &hands, Color::Black, -10, 2, false);
-        set.push(std::iter::empty(), &hands, Color::Black, 0, 1, false);
+        set.push(std::iter::empty(), &hands, Color::White, 10, 2, None);
+        set.push(std::iter::empty(), &hands, Color::Black, -10, 2, None);
+        set.push(std::iter::empty(), &hands, Color::Black, 0, 1, None);
         assert_eq!([set.meta(0).result, set.meta(1).result, set.meta(2).result], [2, 0, 1]);
         let mut both = set.clone();
         both.extend(&set);

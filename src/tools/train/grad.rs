@@ -26,6 +26,10 @@ pub struct Objective {
     /// The same weight for positions of games the 50-move rule or the count drew, where the
     /// score may say "winning" of a position the game shows could not be won.
     pub rule_draw_lambda: f32,
+    /// Whether a rule-drawn game's weight moves from `lambda` at its first position to
+    /// `rule_draw_lambda` at its last (`Meta::progress`), rather than holding throughout:
+    /// the early positions of such a game may still have been won, the late ones were not.
+    pub rule_draw_ramp: bool,
 }
 
 /// The logistic function.
@@ -39,7 +43,11 @@ impl Objective {
     #[inline(always)]
     pub fn target(&self, data: &Dataset, i: usize) -> f32 {
         let m = data.meta(i);
-        let lambda = if m.rule_draw { self.rule_draw_lambda } else { self.lambda };
+        let lambda = match (m.rule_draw, self.rule_draw_ramp) {
+            (false, _) => self.lambda,
+            (true, false) => self.rule_draw_lambda,
+            (true, true) => self.lambda + (self.rule_draw_lambda - self.lambda) * (m.progress as f32 / 255.0),
+        };
         lambda * sigmoid(m.score as f32 / self.k) + (1.0 - lambda) * m.result_score()
     }
 }
@@ -234,7 +242,7 @@ mod tests {
         for (i, pos) in random_positions(31, 300).iter().enumerate() {
             let board = pos.occupied().map(|sq| (sq, pos.piece_on(sq).unwrap()));
             let score = (i as i16 % 41 - 20) * 37;
-            let rule_draw = i % 3 == 1 && i % 5 == 0;
+            let rule_draw = (i % 3 == 1 && i % 5 == 0).then_some((i * 7 % 256) as u8);
             data.push(board, &hands_of(pos), pos.side_to_move(), score, (i % 3) as u8, rule_draw);
         }
         data
@@ -252,7 +260,7 @@ mod tests {
             for p in &mut net.params[shape.hidden_bias_at()..shape.output_weights_at()] {
                 *p = 0.4;
             }
-            let obj = Objective { k: 400.0, lambda: 0.7, rule_draw_lambda: 0.3 };
+            let obj = Objective { k: 400.0, lambda: 0.7, rule_draw_lambda: 0.3, rule_draw_ramp: true };
             let batch: Vec<u32> = (0..data.len() as u32).collect();
             let mut g = Gradient::new(shape, batch.len());
             g.compute(&net, &data, &mirror, obj, &batch);
@@ -296,16 +304,23 @@ mod tests {
     fn rule_draws_take_their_own_weight() {
         let mut data = Dataset::new();
         let pos = &random_positions(5, 1)[0];
-        for rule_draw in [false, true] {
+        for rule_draw in [None, Some(51), Some(255)] {
             let board = pos.occupied().map(|sq| (sq, pos.piece_on(sq).unwrap()));
             data.push(board, &hands_of(pos), pos.side_to_move(), 400, 1, rule_draw);
         }
-        let obj = Objective { k: 400.0, lambda: 1.0, rule_draw_lambda: 0.5 };
+        let obj = Objective { k: 400.0, lambda: 1.0, rule_draw_lambda: 0.5, rule_draw_ramp: false };
         let s = sigmoid(1.0);
         assert!((obj.target(&data, 0) - s).abs() < 1e-6);
         assert!((obj.target(&data, 1) - (0.5 * s + 0.25)).abs() < 1e-6);
+        assert_eq!(obj.target(&data, 1), obj.target(&data, 2), "without the ramp the place does not count");
         let same = Objective { rule_draw_lambda: 1.0, ..obj };
         assert_eq!(same.target(&data, 0), same.target(&data, 1));
+        // With the ramp, a fifth of the way through the game (51 of 255) the weight has
+        // moved a fifth of the way from 1 to 0.5; at the game's end all the way.
+        let ramp = Objective { rule_draw_ramp: true, ..obj };
+        assert_eq!(ramp.target(&data, 0), obj.target(&data, 0));
+        assert!((ramp.target(&data, 1) - (0.9 * s + 0.05)).abs() < 1e-6);
+        assert!((ramp.target(&data, 2) - (0.5 * s + 0.25)).abs() < 1e-6);
     }
 
     /// The gradient is the same bit for bit on one thread or two, and after the buffers
@@ -316,7 +331,7 @@ mod tests {
         let mirror = Mirror::new();
         let shape = Shape { hidden: 16, buckets: 1, activation: Activation::SCReLU };
         let net = FloatNet::random(shape, 8);
-        let obj = Objective { k: 400.0, lambda: 1.0, rule_draw_lambda: 0.5 };
+        let obj = Objective { k: 400.0, lambda: 1.0, rule_draw_lambda: 0.5, rule_draw_ramp: false };
         let batch: Vec<u32> = (0..data.len() as u32).rev().collect();
         let mut results = Vec::new();
         for threads in [1, 2, 3] {

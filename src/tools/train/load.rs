@@ -53,11 +53,12 @@ pub fn target_score(r: &PackedRecord, unscale_rule50: bool) -> i32 {
 }
 
 /// Sorts one record into `train` or `validation`; false if the filters leave it out.
-/// `rule_draw`: the 50-move rule or the count drew the record's game.
+/// `rule_draw`: where the 50-move rule or the count drew the record's game, how far through
+/// the game the record came (`Meta::progress`).
 pub fn add_record(
     r: &PackedRecord,
     game: u64,
-    rule_draw: bool,
+    rule_draw: Option<u8>,
     o: &LoadOptions,
     counts: &mut LoadCounts,
     train: &mut Dataset,
@@ -81,11 +82,16 @@ pub fn add_record(
     }
     let result = result_code(r.result_white());
     counts.results[result as usize] += 1;
-    counts.rule_draws += rule_draw as u64;
+    counts.rule_draws += rule_draw.is_some() as u64;
     let set = if is_validation(game, o.seed, o.validation) { validation } else { train };
     let score = score.clamp(i16::MIN as i32 + 1, i16::MAX as i32) as i16;
     set.push(r.pieces(), &hands, r.side_to_move(), score, result, rule_draw);
     true
+}
+
+/// Record `index` of a game of `records` as a share of the way through it, 0 to 255.
+pub fn progress(index: usize, records: usize) -> u8 {
+    if records <= 1 { 255 } else { (index.min(records - 1) * 255 / (records - 1)) as u8 }
 }
 
 /// Reads every file, logging a line per file and a summary.
@@ -101,7 +107,8 @@ pub fn load(paths: &[PathBuf], o: &LoadOptions, log: &mut dyn Write) -> Result<(
         while let Some(item) = records.next() {
             let (game, record) = item.map_err(|e| format!("{}: {e}", path.display()))?;
             let key = data::game_key(file, game);
-            let rule_draw = matches!(records.termination(), Some(Termination::FiftyMoves | Termination::Counting));
+            let rule_draw = matches!(records.termination(), Some(Termination::FiftyMoves | Termination::Counting))
+                .then(|| records.place().map_or(255, |(i, n)| progress(i, n)));
             if add_record(&record, key, rule_draw, o, &mut counts, &mut train, &mut validation) {
                 kept += 1;
                 if o.limit.is_some_and(|l| kept >= l) {
@@ -271,13 +278,25 @@ mod tests {
         let records = write_file_ending(&path, 5, ending);
         let o = LoadOptions { max_score: None, validation: 0.0, seed: 4, limit: None, unscale_rule50: false };
         let (train, _) = load(std::slice::from_ref(&path), &o, &mut Vec::new()).unwrap();
-        let marked: Vec<bool> = (0..200).filter(|&i| !records[i].is_scaled()).map(|i| i / 10 % 4 < 2).collect();
-        assert_eq!(train.len(), marked.len());
-        assert!(marked.iter().any(|&m| m) && marked.iter().any(|&m| !m));
-        for (i, &m) in marked.iter().enumerate() {
-            assert_eq!(train.meta(i).rule_draw, m, "position {i}");
+        let kept: Vec<usize> = (0..200).filter(|&i| !records[i].is_scaled()).collect();
+        assert_eq!(train.len(), kept.len());
+        let marked = |i: usize| i / 10 % 4 < 2;
+        assert!(kept.iter().any(|&i| marked(i)) && kept.iter().any(|&i| !marked(i)));
+        for (k, &i) in kept.iter().enumerate() {
+            let m = train.meta(k);
+            assert_eq!(m.rule_draw, marked(i), "position {i}");
+            // Record j of a game's ten is j/9 of the way through it; other games say 0.
+            let through = if marked(i) { (i % 10 * 255 / 9) as u8 } else { 0 };
+            assert_eq!(m.progress, through, "position {i}");
         }
         let _ = std::fs::remove_file(path);
+    }
+
+    #[test]
+    fn progress_runs_from_a_games_first_record_to_its_last() {
+        assert_eq!([progress(0, 10), progress(9, 10), progress(3, 7)], [0, 255, 127]);
+        // A game of one record is all end; an index past the end counts as the last.
+        assert_eq!([progress(0, 1), progress(12, 10)], [255, 255]);
     }
 
     #[test]

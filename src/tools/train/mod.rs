@@ -125,6 +125,7 @@ impl Trainer {
             k: r.k as f32,
             lambda: r.lambda as f32,
             rule_draw_lambda: r.rule_draw_lambda.unwrap_or(r.lambda) as f32,
+            rule_draw_ramp: r.rule_draw_ramp,
         }
     }
 

@@ -359,7 +359,7 @@ mod tests {
         let positions = random_positions(23, 200);
         for pos in &positions {
             let board = pos.occupied().map(|sq| (sq, pos.piece_on(sq).unwrap()));
-            data.push(board, &features::hands_of(pos), pos.side_to_move(), 0, 1, false);
+            data.push(board, &features::hands_of(pos), pos.side_to_move(), 0, 1, None);
         }
         for (i, pos) in positions.iter().enumerate() {
             let (a, b) = (net.evaluate_sample(&data, &mirror, i), net.evaluate(pos));

@@ -34,7 +34,7 @@ fn dataset(positions: &[Position]) -> Dataset {
         let board = pos.occupied().map(|sq| (sq, pos.piece_on(sq).unwrap()));
         let score = material(pos);
         let white = if pos.side_to_move() == Color::White { score } else { -score };
-        data.push(board, &hands_of(pos), pos.side_to_move(), score as i16, (1 + white.signum()) as u8, false);
+        data.push(board, &hands_of(pos), pos.side_to_move(), score as i16, (1 + white.signum()) as u8, None);
     }
     data
 }
@@ -51,6 +51,7 @@ fn recipe(epochs: usize) -> Recipe {
         k: 400.0,
         lambda: 1.0,
         rule_draw_lambda: None,
+        rule_draw_ramp: false,
         max_score: None,
         unscale_rule50: true,
         validation: 0.0,

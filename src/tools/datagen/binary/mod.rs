@@ -366,6 +366,12 @@ impl<R> Records<R> {
     pub fn termination(&self) -> Termination {
         self.termination
     }
+
+    /// Where the record last returned stands in its game: its index among the game's
+    /// records, and how many the game has.
+    pub fn place(&self) -> (usize, usize) {
+        (self.next.saturating_sub(1), self.records.len())
+    }
 }
 
 impl<R: Read> Iterator for Records<R> {
