@@ -61,12 +61,10 @@ pub struct Meta {
     pub result: u8,
     /// Pieces other than kings, on the board and in hand (`features::material_count`).
     pub material: u8,
-    /// Whether the game was drawn by the 50-move rule or the count (its target may weigh the
-    /// result more: `Objective::rule_draw_lambda`).
-    pub rule_draw: bool,
-    /// How far through its game the position came, 0 (first record) to 255 (last), where
-    /// the game was a rule draw; 0 otherwise (`Objective::rule_draw_ramp` reads it).
-    pub progress: u8,
+    /// Where the 50-move rule or the count drew the game (its target may weigh the result
+    /// more: `Objective::rule_draw_lambda`), how far through it the position came, 0 (first
+    /// record) to 255 (last; `Objective::rule_draw_ramp` reads it). None for other games.
+    pub rule_draw: Option<u8>,
 }
 
 impl Meta {
@@ -107,7 +105,7 @@ impl Dataset {
     /// (`hands[colour][piece type]`), with its score (centipawns, side to move's view) and
     /// its game's result from White's view (0 Black won, 1 draw, 2 White won), and, where
     /// the 50-move rule or the count drew that game, how far through it the position came
-    /// (`Meta::progress`).
+    /// (`Meta::rule_draw`).
     pub fn push(
         &mut self,
         board: impl Iterator<Item = (Square, Piece)> + Clone,
@@ -127,8 +125,7 @@ impl Dataset {
         self.starts.push(self.features.len() as u64);
         let result = if stm == Color::White { white_result } else { 2 - white_result.min(2) };
         let material = features::material_count(pieces, hands, kings).min(255) as u8;
-        let (rule_draw, progress) = (rule_draw.is_some(), rule_draw.unwrap_or(0));
-        self.meta.push(Meta { score, stm, result, material, rule_draw, progress });
+        self.meta.push(Meta { score, stm, result, material, rule_draw });
     }
 
     /// Position i's inputs from White's view.
@@ -157,9 +154,11 @@ impl Dataset {
         for (i, m) in self.meta.iter().enumerate() {
             let mut x = (m.score as u16 as u64) | (m.stm as u64) << 16 | (m.result as u64) << 24;
             x |= (m.material as u64) << 32 | (self.starts[i + 1] - self.starts[i]) << 40;
-            // Both are zero outside rule-drawn games, so data without them keeps the
-            // fingerprint it had before either was stored.
-            x ^= (m.rule_draw as u64) << 63 | (m.progress as u64) << 48;
+            // Only for rule-drawn games, so data without them keeps the fingerprint it had
+            // before rule draws were stored.
+            if let Some(progress) = m.rule_draw {
+                x ^= 1 << 63 | (progress as u64) << 48;
+            }
             for &f in self.white_features(i) {
                 x = mix(x ^ f as u64);
             }

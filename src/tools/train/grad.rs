@@ -27,7 +27,7 @@ pub struct Objective {
     /// score may say "winning" of a position the game shows could not be won.
     pub rule_draw_lambda: f32,
     /// Whether a rule-drawn game's weight moves from `lambda` at its first position to
-    /// `rule_draw_lambda` at its last (`Meta::progress`), rather than holding throughout:
+    /// `rule_draw_lambda` at its last (`Meta::rule_draw`), rather than holding throughout:
     /// the early positions of such a game may still have been won, the late ones were not.
     pub rule_draw_ramp: bool,
 }
@@ -44,9 +44,9 @@ impl Objective {
     pub fn target(&self, data: &Dataset, i: usize) -> f32 {
         let m = data.meta(i);
         let lambda = match (m.rule_draw, self.rule_draw_ramp) {
-            (false, _) => self.lambda,
-            (true, false) => self.rule_draw_lambda,
-            (true, true) => self.lambda + (self.rule_draw_lambda - self.lambda) * (m.progress as f32 / 255.0),
+            (None, _) => self.lambda,
+            (Some(_), false) => self.rule_draw_lambda,
+            (Some(progress), true) => self.lambda + (self.rule_draw_lambda - self.lambda) * (progress as f32 / 255.0),
         };
         lambda * sigmoid(m.score as f32 / self.k) + (1.0 - lambda) * m.result_score()
     }

@@ -54,7 +54,7 @@ pub fn target_score(r: &PackedRecord, unscale_rule50: bool) -> i32 {
 
 /// Sorts one record into `train` or `validation`; false if the filters leave it out.
 /// `rule_draw`: where the 50-move rule or the count drew the record's game, how far through
-/// the game the record came (`Meta::progress`).
+/// the game the record came (`Meta::rule_draw`).
 pub fn add_record(
     r: &PackedRecord,
     game: u64,
@@ -284,10 +284,9 @@ mod tests {
         assert!(kept.iter().any(|&i| marked(i)) && kept.iter().any(|&i| !marked(i)));
         for (k, &i) in kept.iter().enumerate() {
             let m = train.meta(k);
-            assert_eq!(m.rule_draw, marked(i), "position {i}");
-            // Record j of a game's ten is j/9 of the way through it; other games say 0.
-            let through = if marked(i) { (i % 10 * 255 / 9) as u8 } else { 0 };
-            assert_eq!(m.progress, through, "position {i}");
+            // Record j of a game's ten is j/9 of the way through it; other games say None.
+            let through = marked(i).then_some((i % 10 * 255 / 9) as u8);
+            assert_eq!(m.rule_draw, through, "position {i}");
         }
         let _ = std::fs::remove_file(path);
     }
