@@ -59,6 +59,13 @@ pub fn evaluate(pos: &Position) -> i32 {
     evaluate_with(pos, &WEIGHTS, &mut NoTrace)
 }
 
+/// The classical evaluation before the counting and 50-move clocks fade it
+/// (`clock_fade`): what a transposition table may keep, since its key holds no clock.
+pub fn evaluate_unclocked(pos: &Position) -> i32 {
+    let (unclocked, _) = evaluate_parts(pos, &WEIGHTS, &mut NoTrace);
+    unclocked
+}
+
 /// The net's evaluation, from the side to move's point of view, with the endgame knowledge
 /// the classical evaluation has around it (a bare king, drawish material, the counting and
 /// 50-move rules): the net sees none of the rules' clocks.
@@ -66,11 +73,21 @@ pub fn evaluate_net(pos: &Position, acc: &nnue::AccumulatorStack) -> i32 {
     net_score_with_rules(pos, acc.evaluate(pos))
 }
 
+/// `evaluate_net` before the clocks fade it (`clock_fade`).
+pub fn evaluate_net_unclocked(pos: &Position, acc: &nnue::AccumulatorStack) -> i32 {
+    net_score_unclocked(pos, acc.evaluate(pos))
+}
+
 /// Wraps a raw net score (side to move's view) in the rules' endgame knowledge.
 pub fn net_score_with_rules(pos: &Position, raw: i32) -> i32 {
+    clock_fade(pos, net_score_unclocked(pos, raw))
+}
+
+/// A raw net score with the endgame knowledge the pieces alone decide, not the clocks'.
+fn net_score_unclocked(pos: &Position, raw: i32) -> i32 {
     let sign = pos.side_to_move().sign();
     let white = raw.clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1) * sign;
-    (endgame_adjust(pos, white) * sign).clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1)
+    (material_adjust(pos, white) * sign).clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1)
 }
 
 /// The evaluation with its breakdown by term, for the `eval` command.
@@ -100,6 +117,11 @@ impl<T: Tracer> Eval<'_, T> {
 
 /// Evaluation with any weight table, reporting each feature to `tracer`.
 pub fn evaluate_with<T: Tracer>(pos: &Position, weights: &[S; NUM_PARAMS], tracer: &mut T) -> i32 {
+    evaluate_parts(pos, weights, tracer).1
+}
+
+/// The evaluation before and after the clocks fade it, side to move's view.
+fn evaluate_parts<T: Tracer>(pos: &Position, weights: &[S; NUM_PARAMS], tracer: &mut T) -> (i32, i32) {
     let mut e = Eval { pos, weights, tracer, acc: [S::ZERO; 2] };
     let occ = pos.occupied();
     let pawn_att = [
@@ -255,10 +277,11 @@ pub fn evaluate_with<T: Tracer>(pos: &Position, weights: &[S; NUM_PARAMS], trace
     let ph = phase(pos);
     let diff = e.acc[0] - e.acc[1];
     let raw = diff.taper(ph);
-    let score = endgame_adjust(pos, raw);
-    e.tracer.finish(ph, raw, score);
-    let v = if pos.side_to_move() == Color::White { score } else { -score };
-    v.clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1)
+    let sign = pos.side_to_move().sign();
+    let unclocked = (material_adjust(pos, raw) * sign).clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1);
+    let v = clock_fade(pos, unclocked);
+    e.tracer.finish(ph, raw, v * sign);
+    (unclocked, v)
 }
 
 /// King-danger units per piece attacking the squares around the king.
@@ -328,23 +351,60 @@ fn pawn_terms<T: Tracer>(e: &mut Eval<'_, T>, c: Color) {
 
 /// Endgame knowledge that no linear term expresses: sides that cannot mate, driving a bare
 /// king to the edge, and the approach of the counting and 50-move limits.
+#[cfg(test)]
 fn endgame_adjust(pos: &Position, score: i32) -> i32 {
-    // A bare king against mating material: the general terms (piece squares, mobility,
-    // king safety) only blur the way to the mate, so the score is the material plus a
-    // clean gradient, as classical engines evaluate such endings. It replaces the score
-    // before any scaling, so it does not fade: the winning side keeps a gradient to follow
-    // until the count ends.
-    for weak in Color::ALL {
-        let strong = !weak;
-        if pos.is_bare(weak)
+    let sign = pos.side_to_move().sign();
+    clock_fade(pos, material_adjust(pos, score) * sign) * sign
+}
+
+/// The bare-king evaluation's strong side, when it applies to `pos`.
+#[inline]
+fn mop_up_side(pos: &Position) -> Option<Color> {
+    Color::ALL.into_iter().map(|weak| (weak, !weak)).find_map(|(weak, strong)| {
+        (pos.is_bare(weak)
             && !pos.in_setup()
             && !pos.has_insufficient_material(strong)
             && can_force_mate(pos, strong)
-            && let (Some(wk), Some(sk)) = (pos.king_square(weak), pos.king_square(strong))
-        {
-            let v = mop_up(pos, strong, wk, sk);
-            return if strong == Color::White { v } else { -v };
-        }
+            && pos.king_square(weak).is_some()
+            && pos.king_square(strong).is_some())
+        .then_some(strong)
+    })
+}
+
+/// Fades `score` (either side's view) as the counting and 50-move limits approach. The
+/// bare-king evaluation does not fade: the winning side keeps a gradient to follow until
+/// the count ends. Kept apart from the rest of the evaluation so that the search can store
+/// an evaluation without it and fade it by the clocks of the node that reads it back: a
+/// position's key holds no clock, and one evaluation faded by an earlier, lower clock would
+/// hide the fade that makes a clock-resetting move worth playing.
+#[inline]
+pub fn clock_fade(pos: &Position, score: i32) -> i32 {
+    let limit = pos.counting_limit() as i32;
+    let rule50 = pos.rule50().min(FIFTY_MOVE_PLIES) as i32;
+    if (limit == 0 && rule50 == 0) || score == 0 || mop_up_side(pos).is_some() {
+        return score;
+    }
+    let mut score = score;
+    // The counting rule: the advantage fades as the count runs out; so it does as the
+    // 50-move rule nears.
+    if limit > 0 {
+        let left = (limit - pos.counting_ply() as i32).max(0);
+        score = score * (left + 8) / (limit + 8);
+    }
+    score * (RULE50_SPAN - rule50) / RULE50_SPAN
+}
+
+/// Endgame knowledge the pieces decide: sides that cannot mate and driving a bare king to
+/// the edge (the clocks' part is `clock_fade`). `score` is White's view.
+fn material_adjust(pos: &Position, score: i32) -> i32 {
+    // A bare king against mating material: the general terms (piece squares, mobility,
+    // king safety) only blur the way to the mate, so the score is the material plus a
+    // clean gradient, as classical engines evaluate such endings. It replaces the score
+    // before any scaling, and `clock_fade` leaves it alone.
+    if let Some(strong) = mop_up_side(pos)
+        && let (Some(wk), Some(sk)) = (pos.king_square(!strong), pos.king_square(strong))
+    {
+        return strong.sign() * mop_up(pos, strong, wk, sk);
     }
     let mut score = score;
     let strong = if score > 0 { Color::White } else { Color::Black };
@@ -362,14 +422,6 @@ fn endgame_adjust(pos: &Position, score: i32) -> i32 {
     if rook_against_knight_or_khon(pos) {
         score /= ROOK_VS_MINOR_DIVISOR;
     }
-    // The counting rule: the advantage fades as the count runs out; so it does as the
-    // 50-move rule nears.
-    let limit = pos.counting_limit() as i32;
-    if limit > 0 {
-        let left = (limit - pos.counting_ply() as i32).max(0);
-        score = score * (left + 8) / (limit + 8);
-    }
-    score = score * (RULE50_SPAN - pos.rule50().min(FIFTY_MOVE_PLIES) as i32) / RULE50_SPAN;
     score
 }
 
@@ -647,6 +699,42 @@ mod tests {
         assert_eq!(rule50_scale(0), 1.0);
         assert_eq!(rule50_scale(60), 0.7);
         assert_eq!(rule50_scale(150), 0.5);
+    }
+
+    #[test]
+    fn the_clocks_fade_an_unclocked_evaluation_to_the_evaluation() {
+        // Along random games: what the search keeps in its table, faded by the reader's
+        // clocks, is the evaluation, whatever the material (bare kings, counts) or clocks.
+        let mut rng = crate::rng::Rng::new(11);
+        let (mut faded, mut counting) = (0, 0);
+        for _ in 0..100 {
+            let mut pos = Position::startpos();
+            for _ in 0..400 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() || pos.outcome().is_over() {
+                    break;
+                }
+                pos.do_move(*rng.pick(moves.as_slice()));
+                let unclocked = evaluate_unclocked(&pos);
+                assert_eq!(clock_fade(&pos, unclocked), evaluate(&pos), "{}", pos.fen());
+                faded += (clock_fade(&pos, unclocked) != unclocked) as u32;
+                counting += (pos.counting_limit() > 0) as u32;
+            }
+        }
+        assert!(faded > 1000 && counting > 50, "{faded} {counting}");
+        // The same position read at a later clock: the 50-move fade is the reader's.
+        let early = Position::from_fen("4k3/p6p/8/4N3/3P4/8/8/R3K3[] w - - 0 30").unwrap();
+        let late = Position::from_fen("4k3/p6p/8/4N3/3P4/8/8/R3K3[] w - - 60 30").unwrap();
+        let v = evaluate_unclocked(&early);
+        assert_eq!(evaluate_unclocked(&late), v);
+        assert!(v > 300);
+        assert_eq!(clock_fade(&early, v), v);
+        assert_eq!(clock_fade(&late, v), v * 140 / 200);
+        // The bare-king evaluation keeps its gradient to the end of the count.
+        let bare = Position::from_fen("8/8/8/3k4/8/8/4K3/R7[] w - - 40 60").unwrap();
+        let b = evaluate_unclocked(&bare);
+        assert!(b > 300);
+        assert_eq!(clock_fade(&bare, b), b);
     }
 
     /// White's count minus Black's of the weight at `index`, in the position `fen`.

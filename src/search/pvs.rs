@@ -10,13 +10,14 @@ use super::see::{captured_value, see_ge};
 use super::tbprobe::VALUE_TB_WIN;
 use super::tt::Bound;
 use super::worker::Worker;
-use super::{MATE_BOUND, MAX_PLY, VALUE_INFINITE, VALUE_NONE, mate_in, mated_in};
+use super::{MATE_BOUND, MAX_PLY, VALUE_INFINITE, VALUE_MATE, VALUE_NONE, mate_in, mated_in};
 use crate::board::sittuyin::FIFTY_MOVE_PLIES;
 use crate::board::{Move, PieceType};
 
-/// Transposition-table cutoffs stop this many plies before the 50-move limit: a stored score
-/// may be a win that the limit, reached since, has made a draw.
-const TT_FIFTY_MOVE_MARGIN: u32 = 10;
+/// Transposition-table cutoffs stop this many plies before the 50-move limit or the end of
+/// the count: a stored score may be a win that the limit, reached since, has made a draw.
+/// The table's key holds neither clock.
+const TT_CLOCK_MARGIN: u32 = 10;
 
 /// The kind of node being searched.
 pub(super) trait NodeType {
@@ -114,6 +115,56 @@ impl Worker<'_> {
     #[inline]
     fn correction_keys(&self, in_check: bool) -> Option<Keys> {
         (self.params.USE_CORRECTION && !in_check && !self.pos.in_setup()).then(|| Keys::of(&self.pos))
+    }
+
+    /// The static evaluation as the table keeps it: before the clocks fade it under
+    /// `USE_CLOCK_TT`, else as it came.
+    #[inline]
+    fn table_eval(&self) -> i32 {
+        if self.params.USE_CLOCK_TT { self.evaluate_unclocked() } else { self.evaluate() }
+    }
+
+    /// Debug builds under `USE_CLOCK_TT`: an evaluation read from the table is the one this
+    /// node would compute, whatever clocks the node that stored it had.
+    #[inline(always)]
+    fn debug_check_table_eval(&self, raw: i32) {
+        debug_assert!(
+            !self.params.USE_CLOCK_TT || raw == VALUE_NONE || raw == self.evaluate_unclocked(),
+            "the table's evaluation {raw} is not this node's at {}",
+            self.pos.fen()
+        );
+    }
+
+    /// A table's evaluation (`table_eval`) as this node uses it.
+    #[inline]
+    fn fade_table_eval(&self, raw: i32) -> i32 {
+        if self.params.USE_CLOCK_TT { self.clock_fade(raw) } else { raw }
+    }
+
+    /// Plies until the 50-move rule or the count ends the game, whichever is sooner.
+    #[inline]
+    fn clock_left(&self) -> u32 {
+        let fifty = FIFTY_MOVE_PLIES.saturating_sub(self.pos.rule50());
+        match self.pos.counting_limit() {
+            0 => fifty,
+            limit => fifty.min(limit.saturating_sub(self.pos.counting_ply())),
+        }
+    }
+
+    /// Whether a stored score may cut the search off here. The table's key holds no clock, so
+    /// an entry may come from a node with more time left: near either limit no entry is
+    /// trusted, and a mate is trusted only if it lands before the limit. Without
+    /// `USE_CLOCK_TT`, only the 50-move limit's approach counts, and only outside quiescence.
+    #[inline]
+    fn tt_score_holds(&self, score: i32, qsearch: bool) -> bool {
+        if !self.params.USE_CLOCK_TT {
+            return qsearch || self.pos.rule50() + TT_CLOCK_MARGIN < FIFTY_MOVE_PLIES;
+        }
+        let left = self.clock_left();
+        if left <= TT_CLOCK_MARGIN {
+            return false;
+        }
+        score.abs() < MATE_BOUND || (VALUE_MATE - score.abs()) as u32 <= self.ply as u32 + left
     }
 
     /// `raw` corrected by this thread's correction history, kept short of mate scores.
@@ -214,7 +265,7 @@ impl Worker<'_> {
         if !N::PV
             && let Some(e) = tte
             && e.depth >= depth
-            && self.pos.rule50() + TT_FIFTY_MOVE_MARGIN < FIFTY_MOVE_PLIES
+            && self.tt_score_holds(e.score, false)
             && (e.bound == Bound::Exact
                 || (e.bound == Bound::Lower && e.score >= beta)
                 || (e.bound == Bound::Upper && e.score <= alpha))
@@ -222,20 +273,22 @@ impl Worker<'_> {
             return e.score;
         }
 
-        // Static evaluation, refined by the TT score when its bound allows.
+        // Static evaluation, refined by the TT score when its bound allows. The table keeps
+        // it before the clocks fade it and before the correction, the thread's latest.
         let raw_eval = if in_check {
             VALUE_NONE
         } else {
             match tte {
                 Some(e) if e.eval != VALUE_NONE => e.eval,
-                _ => self.evaluate(),
+                _ => self.table_eval(),
             }
         };
-        // The table keeps the evaluation as it came; the correction is the thread's latest.
+        self.debug_check_table_eval(raw_eval);
+        let faded = if in_check { VALUE_NONE } else { self.fade_table_eval(raw_eval) };
         let corr_keys = self.correction_keys(in_check);
         let static_eval = match &corr_keys {
-            Some(keys) => self.corrected(raw_eval, keys),
-            None => raw_eval,
+            Some(keys) => self.corrected(faded, keys),
+            None => faded,
         };
         let mut eval = static_eval;
         if let Some(e) = tte
@@ -592,6 +645,7 @@ impl Worker<'_> {
         let tte = self.shared.tt.probe(key, ply);
         if !N::PV
             && let Some(e) = tte
+            && self.tt_score_holds(e.score, true)
             && (e.bound == Bound::Exact
                 || (e.bound == Bound::Lower && e.score >= beta)
                 || (e.bound == Bound::Upper && e.score <= alpha))
@@ -611,11 +665,13 @@ impl Worker<'_> {
         } else {
             raw_eval = match tte {
                 Some(e) if e.eval != VALUE_NONE => e.eval,
-                _ => self.evaluate(),
+                _ => self.table_eval(),
             };
+            self.debug_check_table_eval(raw_eval);
+            let faded = self.fade_table_eval(raw_eval);
             stand = match self.correction_keys(false) {
-                Some(keys) => self.corrected(raw_eval, &keys),
-                None => raw_eval,
+                Some(keys) => self.corrected(faded, &keys),
+                None => faded,
             };
             best = stand;
             if let Some(e) = tte

@@ -143,3 +143,27 @@ fn smp_switches_leave_one_thread_alone_and_two_threads_legal() {
         }
     }
 }
+
+#[test]
+fn with_use_clock_tt_the_table_keeps_evaluations_the_clocks_have_not_faded() {
+    // Both sides shuffle a knight back and forth, so every search meets the positions of
+    // the earlier ones again with a higher 50-move clock. Under `USE_CLOCK_TT` every
+    // evaluation read from the table must be the reading node's own before the fade (a
+    // debug assertion in the search checks each one); without it the table would hand back
+    // evaluations faded by the earlier, lower clocks.
+    let params = SearchParams { USE_CLOCK_TT: true, ..SearchParams::default() };
+    for (name, new) in [("net", Searcher::new as fn(usize, usize) -> Searcher), ("classical", Searcher::classical)] {
+        let mut searcher = new(16, 1);
+        searcher.params = params;
+        let mut pos = Position::from_fen(MIDDLEGAME).unwrap();
+        let shuffle = ["e8g7", "f2e4", "g7e8", "e4f2"];
+        let limits = Limits { depth: Some(7), ..Limits::default() };
+        for i in 0..16 {
+            let r = searcher.search(&pos, &limits, &Control::new(), &mut |_| {});
+            assert!(r.nodes > 0 && r.best != crate::board::Move::NONE, "{name}: search {i}");
+            let mv = pos.parse_uci_move(shuffle[i % 4]).unwrap_or_else(|e| panic!("{name}: {e}"));
+            pos.do_move(mv);
+        }
+        assert_eq!(pos.rule50(), 16, "{name}: the shuffle reset no clock");
+    }
+}

@@ -224,6 +224,26 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// `evaluate` before the counting and 50-move clocks fade it: what the table keeps, to
+    /// be faded by `clock_fade` at whatever node reads it back.
+    #[inline]
+    pub fn evaluate_unclocked(&self) -> i32 {
+        match &self.nnue {
+            Some(acc) => {
+                self.verify_accumulators();
+                debug_assert!(acc.matches_refresh(&self.pos), "accumulators out of step at {}", self.pos.fen());
+                crate::eval::evaluate_net_unclocked(&self.pos, acc)
+            }
+            None => crate::eval::evaluate_unclocked(&self.pos),
+        }
+    }
+
+    /// Fades an unclocked evaluation by the current position's clocks.
+    #[inline]
+    pub fn clock_fade(&self, unclocked: i32) -> i32 {
+        crate::eval::clock_fade(&self.pos, unclocked)
+    }
+
     /// In test builds asked to (`Shared::accumulator_checks`), asserts in every profile
     /// that the accumulators equal a refresh of the current position, and counts the check;
     /// otherwise nothing (the debug check in `evaluate` stays for debug builds).
