@@ -45,6 +45,14 @@
 
                  python3 scripts/conversion_suite.py report --suite suite.epd games.pgn
 
+    compare  two `play` runs of one suite (two builds, or one build with and without an
+             option), position by position: game N is position N in both, so each
+             position's win or not is paired. Prints how many both won, only the first,
+             only the second, and McNemar's z on the discordant pairs (|z| near 2 or more
+             is unlikely to be the draw of the games):
+
+                 python3 scripts/conversion_suite.py compare data/conv-a.pgn data/conv-b.pgn
+
 Needs pyffish (pip install pyffish), to replay the SAN moves of the PGNs.
 """
 import argparse
@@ -266,6 +274,42 @@ def report(args):
             print(f"{'':24} draws: " + ", ".join(f"{k} {v}" for k, v in kinds[player].most_common()))
 
 
+def wins_by_game(path):
+    """Whether the first engine (Sitke, on the better side) won each game of a `play` PGN,
+    by round: game N of a `play` run is position N."""
+    out = {}
+    for tags, _ in games([path]):
+        fen = tags.get("FEN", "").split()
+        if len(fen) < 2:
+            continue
+        first = tags.get("White") if fen[1] == "w" else tags.get("Black")
+        result = tags.get("Result")
+        won = (result == "1-0" and tags.get("White") == first) or (result == "0-1" and tags.get("Black") == first)
+        out[int(tags["Round"])] = won
+    return out
+
+
+def mcnemar(only_a, only_b):
+    """McNemar's z for paired wins: (only A - only B) / sqrt(only A + only B)."""
+    n = only_a + only_b
+    return (only_a - only_b) / n ** 0.5 if n else 0.0
+
+
+def compare(args):
+    a, b = wins_by_game(args.first), wins_by_game(args.second)
+    common = sorted(set(a) & set(b))
+    if not common:
+        sys.exit("compare: the two PGNs share no round")
+    both = sum(1 for r in common if a[r] and b[r])
+    only_a = sum(1 for r in common if a[r] and not b[r])
+    only_b = sum(1 for r in common if b[r] and not a[r])
+    wa, wb = both + only_a, both + only_b
+    n = len(common)
+    print(f"{n} positions played in both: first won {wa} ({100 * wa / n:.1f}%), second {wb} ({100 * wb / n:.1f}%)")
+    print(f"both won {both}, only the first {only_a}, only the second {only_b}, neither {n - both - only_a - only_b}")
+    print(f"McNemar z (first minus second): {mcnemar(only_a, only_b):+.2f}")
+
+
 def play(args):
     lines = [line.strip() for line in open(args.suite) if line.strip() and not line.startswith("#")]
     if args.clock == "reset":
@@ -326,8 +370,12 @@ def main():
     g.add_argument("--sitke-option", action="append", default=[], help="NAME=VALUE, a UCI option")
     g.add_argument("--tc", default="10+0.1")
     g.add_argument("--concurrency", type=int, default=2)
+    c = sub.add_parser("compare", help="two play runs of one suite, paired by position")
+    c.add_argument("first")
+    c.add_argument("second")
     args = p.parse_args()
-    {"extract": extract, "endings": endings, "reset": reset, "report": report, "play": play}[args.cmd](args)
+    {"extract": extract, "endings": endings, "reset": reset, "report": report, "play": play,
+     "compare": compare}[args.cmd](args)
 
 
 if __name__ == "__main__":
