@@ -277,11 +277,13 @@ fn evaluate_parts<T: Tracer>(pos: &Position, weights: &[S; NUM_PARAMS], tracer: 
     let ph = phase(pos);
     let diff = e.acc[0] - e.acc[1];
     let raw = diff.taper(ph);
+    let adjusted = material_adjust(pos, raw);
+    // The tuner's model follows the score before the clamp (the fade is the same from
+    // either side's view).
+    e.tracer.finish(ph, raw, clock_fade(pos, adjusted));
     let sign = pos.side_to_move().sign();
-    let unclocked = (material_adjust(pos, raw) * sign).clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1);
-    let v = clock_fade(pos, unclocked);
-    e.tracer.finish(ph, raw, v * sign);
-    (unclocked, v)
+    let unclocked = (adjusted * sign).clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1);
+    (unclocked, clock_fade(pos, unclocked))
 }
 
 /// King-danger units per piece attacking the squares around the king.
