@@ -282,10 +282,7 @@ def wins_by_game(path):
         fen = tags.get("FEN", "").split()
         if len(fen) < 2:
             continue
-        first = tags.get("White") if fen[1] == "w" else tags.get("Black")
-        result = tags.get("Result")
-        won = (result == "1-0" and tags.get("White") == first) or (result == "0-1" and tags.get("Black") == first)
-        out[int(tags["Round"])] = won
+        out[int(tags["Round"])] = tags.get("Result") == ("1-0" if fen[1] == "w" else "0-1")
     return out
 
 

@@ -75,19 +75,21 @@ pub fn evaluate_net(pos: &Position, acc: &nnue::AccumulatorStack) -> i32 {
 
 /// `evaluate_net` before the clocks fade it (`clock_fade`).
 pub fn evaluate_net_unclocked(pos: &Position, acc: &nnue::AccumulatorStack) -> i32 {
-    net_score_unclocked(pos, acc.evaluate(pos))
+    net_score_unclocked(pos, acc.evaluate(pos), mop_up_side(pos))
 }
 
 /// Wraps a raw net score (side to move's view) in the rules' endgame knowledge.
 pub fn net_score_with_rules(pos: &Position, raw: i32) -> i32 {
-    clock_fade(pos, net_score_unclocked(pos, raw))
+    let mop_up_by = mop_up_side(pos);
+    fade(pos, net_score_unclocked(pos, raw, mop_up_by), mop_up_by.is_some())
 }
 
-/// A raw net score with the endgame knowledge the pieces alone decide, not the clocks'.
-fn net_score_unclocked(pos: &Position, raw: i32) -> i32 {
+/// A raw net score with the endgame knowledge the pieces alone decide, not the clocks';
+/// `mop_up_by` is `mop_up_side(pos)`.
+fn net_score_unclocked(pos: &Position, raw: i32, mop_up_by: Option<Color>) -> i32 {
     let sign = pos.side_to_move().sign();
     let white = raw.clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1) * sign;
-    (material_adjust(pos, white) * sign).clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1)
+    (material_adjust(pos, white, mop_up_by) * sign).clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1)
 }
 
 /// The evaluation with its breakdown by term, for the `eval` command.
@@ -277,13 +279,14 @@ fn evaluate_parts<T: Tracer>(pos: &Position, weights: &[S; NUM_PARAMS], tracer: 
     let ph = phase(pos);
     let diff = e.acc[0] - e.acc[1];
     let raw = diff.taper(ph);
-    let adjusted = material_adjust(pos, raw);
+    let mop_up_by = mop_up_side(pos);
+    let adjusted = material_adjust(pos, raw, mop_up_by);
     // The tuner's model follows the score before the clamp (the fade is the same from
     // either side's view).
-    e.tracer.finish(ph, raw, clock_fade(pos, adjusted));
+    e.tracer.finish(ph, raw, fade(pos, adjusted, mop_up_by.is_some()));
     let sign = pos.side_to_move().sign();
     let unclocked = (adjusted * sign).clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1);
-    (unclocked, clock_fade(pos, unclocked))
+    (unclocked, fade(pos, unclocked, mop_up_by.is_some()))
 }
 
 /// King-danger units per piece attacking the squares around the king.
@@ -356,7 +359,7 @@ fn pawn_terms<T: Tracer>(e: &mut Eval<'_, T>, c: Color) {
 #[cfg(test)]
 fn endgame_adjust(pos: &Position, score: i32) -> i32 {
     let sign = pos.side_to_move().sign();
-    clock_fade(pos, material_adjust(pos, score) * sign) * sign
+    clock_fade(pos, material_adjust(pos, score, mop_up_side(pos)) * sign) * sign
 }
 
 /// The bare-king evaluation's strong side, when it applies to `pos`.
@@ -381,9 +384,16 @@ fn mop_up_side(pos: &Position) -> Option<Color> {
 /// hide the fade that makes a clock-resetting move worth playing.
 #[inline]
 pub fn clock_fade(pos: &Position, score: i32) -> i32 {
+    fade(pos, score, mop_up_side(pos).is_some())
+}
+
+/// `clock_fade` where the caller knows whether the bare-king evaluation applies (`mop_up`),
+/// so that one evaluation asks once.
+#[inline]
+fn fade(pos: &Position, score: i32, mop_up: bool) -> i32 {
     let limit = pos.counting_limit() as i32;
     let rule50 = pos.rule50().min(FIFTY_MOVE_PLIES) as i32;
-    if (limit == 0 && rule50 == 0) || score == 0 || mop_up_side(pos).is_some() {
+    if (limit == 0 && rule50 == 0) || score == 0 || mop_up {
         return score;
     }
     let mut score = score;
@@ -397,13 +407,14 @@ pub fn clock_fade(pos: &Position, score: i32) -> i32 {
 }
 
 /// Endgame knowledge the pieces decide: sides that cannot mate and driving a bare king to
-/// the edge (the clocks' part is `clock_fade`). `score` is White's view.
-fn material_adjust(pos: &Position, score: i32) -> i32 {
+/// the edge (the clocks' part is `clock_fade`). `score` is White's view; `mop_up_by` is
+/// `mop_up_side(pos)`.
+fn material_adjust(pos: &Position, score: i32, mop_up_by: Option<Color>) -> i32 {
     // A bare king against mating material: the general terms (piece squares, mobility,
     // king safety) only blur the way to the mate, so the score is the material plus a
     // clean gradient, as classical engines evaluate such endings. It replaces the score
     // before any scaling, and `clock_fade` leaves it alone.
-    if let Some(strong) = mop_up_side(pos)
+    if let Some(strong) = mop_up_by
         && let (Some(wk), Some(sk)) = (pos.king_square(!strong), pos.king_square(strong))
     {
         return strong.sign() * mop_up(pos, strong, wk, sk);
@@ -670,17 +681,11 @@ mod tests {
         assert!(eval_fen("8/8/8/3k4/2s5/8/P3K3/R7[] w - - 0 60") > 250);
     }
 
-    #[test]
-    fn score_is_scaled_names_every_rule_but_the_50_move_factor() {
-        // Along random games (which shed material fast, so bare kings and counts come up),
-        // a position is flagged exactly when the adjustment does more than the 50-move
-        // factor to some score.
-        let mut rng = crate::rng::Rng::new(7);
-        let probes = [-2500, -700, -120, -7, 7, 120, 700, 2500];
-        let fifty =
-            |pos: &Position, x: i32| x * (RULE50_SPAN - pos.rule50().min(FIFTY_MOVE_PLIES) as i32) / RULE50_SPAN;
-        let (mut flagged, mut plain, mut counting) = (0, 0, 0);
-        for _ in 0..200 {
+    /// Calls `visit` after every ply of `games` random games of up to 400 plies (seed
+    /// `seed`), which shed material fast, so bare kings and counts come up.
+    fn along_random_games(seed: u64, games: usize, mut visit: impl FnMut(&Position)) {
+        let mut rng = crate::rng::Rng::new(seed);
+        for _ in 0..games {
             let mut pos = Position::startpos();
             for _ in 0..400 {
                 let moves = pos.legal_moves();
@@ -688,13 +693,27 @@ mod tests {
                     break;
                 }
                 pos.do_move(*rng.pick(moves.as_slice()));
-                let differs = probes.iter().any(|&x| endgame_adjust(&pos, x) != fifty(&pos, x));
-                assert_eq!(score_is_scaled(&pos), differs, "{}", pos.fen());
-                flagged += differs as u32;
-                plain += !differs as u32;
-                counting += (pos.counting_limit() > 0) as u32;
+                visit(&pos);
             }
         }
+    }
+
+    #[test]
+    fn score_is_scaled_names_every_rule_but_the_50_move_factor() {
+        // Along random games (which shed material fast, so bare kings and counts come up),
+        // a position is flagged exactly when the adjustment does more than the 50-move
+        // factor to some score.
+        let probes = [-2500, -700, -120, -7, 7, 120, 700, 2500];
+        let fifty =
+            |pos: &Position, x: i32| x * (RULE50_SPAN - pos.rule50().min(FIFTY_MOVE_PLIES) as i32) / RULE50_SPAN;
+        let (mut flagged, mut plain, mut counting) = (0, 0, 0);
+        along_random_games(7, 200, |pos| {
+            let differs = probes.iter().any(|&x| endgame_adjust(pos, x) != fifty(pos, x));
+            assert_eq!(score_is_scaled(pos), differs, "{}", pos.fen());
+            flagged += differs as u32;
+            plain += !differs as u32;
+            counting += (pos.counting_limit() > 0) as u32;
+        });
         assert!(flagged > 500 && plain > 5000 && counting > 100, "{flagged} {plain} {counting}");
         assert!(!score_is_scaled(&Position::startpos()));
         assert!(score_is_scaled(&Position::from_fen("8/8/8/3k4/2s5/8/4K3/R7[] w - - 0 60").unwrap()));
@@ -707,22 +726,13 @@ mod tests {
     fn the_clocks_fade_an_unclocked_evaluation_to_the_evaluation() {
         // Along random games: what the search keeps in its table, faded by the reader's
         // clocks, is the evaluation, whatever the material (bare kings, counts) or clocks.
-        let mut rng = crate::rng::Rng::new(11);
         let (mut faded, mut counting) = (0, 0);
-        for _ in 0..100 {
-            let mut pos = Position::startpos();
-            for _ in 0..400 {
-                let moves = pos.legal_moves();
-                if moves.is_empty() || pos.outcome().is_over() {
-                    break;
-                }
-                pos.do_move(*rng.pick(moves.as_slice()));
-                let unclocked = evaluate_unclocked(&pos);
-                assert_eq!(clock_fade(&pos, unclocked), evaluate(&pos), "{}", pos.fen());
-                faded += (clock_fade(&pos, unclocked) != unclocked) as u32;
-                counting += (pos.counting_limit() > 0) as u32;
-            }
-        }
+        along_random_games(11, 100, |pos| {
+            let unclocked = evaluate_unclocked(pos);
+            assert_eq!(clock_fade(pos, unclocked), evaluate(pos), "{}", pos.fen());
+            faded += (clock_fade(pos, unclocked) != unclocked) as u32;
+            counting += (pos.counting_limit() > 0) as u32;
+        });
         assert!(faded > 1000 && counting > 50, "{faded} {counting}");
         // The same position read at a later clock: the 50-move fade is the reader's.
         let early = Position::from_fen("4k3/p6p/8/4N3/3P4/8/8/R3K3[] w - - 0 30").unwrap();

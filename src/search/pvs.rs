@@ -135,10 +135,10 @@ impl Worker<'_> {
         );
     }
 
-    /// A table's evaluation (`table_eval`) as this node uses it.
+    /// A table's evaluation (`table_eval`) as this node uses it; VALUE_NONE (in check) stays.
     #[inline]
     fn fade_table_eval(&self, raw: i32) -> i32 {
-        if self.params.USE_CLOCK_TT { self.clock_fade(raw) } else { raw }
+        if self.params.USE_CLOCK_TT && raw != VALUE_NONE { self.clock_fade(raw) } else { raw }
     }
 
     /// Plies until the 50-move rule or the count ends the game, whichever is sooner.
@@ -284,7 +284,7 @@ impl Worker<'_> {
             }
         };
         self.debug_check_table_eval(raw_eval);
-        let faded = if in_check { VALUE_NONE } else { self.fade_table_eval(raw_eval) };
+        let faded = self.fade_table_eval(raw_eval);
         let corr_keys = self.correction_keys(in_check);
         let static_eval = match &corr_keys {
             Some(keys) => self.corrected(faded, keys),

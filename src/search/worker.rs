@@ -214,27 +214,27 @@ impl<'a> Worker<'a> {
     /// net's when one is loaded, else the classical one.
     #[inline]
     pub fn evaluate(&self) -> i32 {
-        match &self.nnue {
-            Some(acc) => {
-                self.verify_accumulators();
-                debug_assert!(acc.matches_refresh(&self.pos), "accumulators out of step at {}", self.pos.fen());
-                crate::eval::evaluate_net(&self.pos, acc)
-            }
-            None => crate::eval::evaluate(&self.pos),
-        }
+        self.evaluate_by(crate::eval::evaluate_net, crate::eval::evaluate)
     }
 
     /// `evaluate` before the counting and 50-move clocks fade it: what the table keeps, to
     /// be faded by `clock_fade` at whatever node reads it back.
     #[inline]
     pub fn evaluate_unclocked(&self) -> i32 {
+        self.evaluate_by(crate::eval::evaluate_net_unclocked, crate::eval::evaluate_unclocked)
+    }
+
+    /// Evaluates with `net` when a net is loaded (its accumulators checked first), else
+    /// with `classical`.
+    #[inline(always)]
+    fn evaluate_by(&self, net: fn(&Position, &AccumulatorStack) -> i32, classical: fn(&Position) -> i32) -> i32 {
         match &self.nnue {
             Some(acc) => {
                 self.verify_accumulators();
                 debug_assert!(acc.matches_refresh(&self.pos), "accumulators out of step at {}", self.pos.fen());
-                crate::eval::evaluate_net_unclocked(&self.pos, acc)
+                net(&self.pos, acc)
             }
-            None => crate::eval::evaluate_unclocked(&self.pos),
+            None => classical(&self.pos),
         }
     }
 
