@@ -504,6 +504,7 @@ impl Worker<'_> {
                     rm.pv = pv;
                     if move_count > 1 && self.pv_idx == 0 {
                         self.best_move_changes += 1.0;
+                        self.publish_best_changes();
                         self.root_stats.best_changes += 1;
                     }
                 } else {

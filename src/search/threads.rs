@@ -176,6 +176,7 @@ impl Searcher {
             nodes: (0..threads).map(|_| CacheLine::default()).collect(),
             done_depth: CacheLine::default(),
             searching: (0..threads).map(|_| CacheLine::default()).collect(),
+            best_changes: (0..threads).map(|_| CacheLine::default()).collect(),
             multipv: self.multipv.max(1),
             oversubscribed: threads > machine_cores(),
             tb: self.tb.as_deref(),

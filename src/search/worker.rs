@@ -29,6 +29,9 @@ pub(super) struct Shared<'a> {
     pub done_depth: CacheLine<AtomicI32>,
     /// The depth each thread is searching (`USE_SMP_JOBS`).
     pub searching: Vec<CacheLine<AtomicI32>>,
+    /// Each thread's decaying count of best-move changes at the root, as `f64` bits
+    /// (`USE_SMP_TIME`).
+    pub best_changes: Vec<CacheLine<AtomicU64>>,
     pub multipv: usize,
     /// More search threads than the machine has cores.
     pub oversubscribed: bool,
@@ -47,6 +50,12 @@ pub(super) struct Shared<'a> {
     /// accumulators equal a refresh (`Worker::verify_accumulators`) and counts here.
     #[cfg(test)]
     pub accumulator_checks: Option<Arc<AtomicU64>>,
+}
+
+/// The mean of the threads' published best-move changes (`f64` bits; 0 before any).
+fn average_best_changes(cells: &[CacheLine<AtomicU64>]) -> f64 {
+    let sum: f64 = cells.iter().map(|c| f64::from_bits(c.0.load(Ordering::Relaxed))).sum();
+    sum / cells.len().max(1) as f64
 }
 
 /// A value alone on its cache line, so that threads writing their neighbours' values do
@@ -366,6 +375,7 @@ impl<'a> Worker<'a> {
             self.root_depth = depth;
             self.shared.searching[self.id].store(depth, Ordering::Relaxed);
             self.best_move_changes *= 0.5;
+            self.publish_best_changes();
             for rm in self.root_moves.iter_mut() {
                 rm.prev_value = rm.value;
             }
@@ -452,6 +462,22 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// Shares this thread's best-move changes with the main thread's time management.
+    pub(super) fn publish_best_changes(&self) {
+        self.shared.best_changes[self.id].store(self.best_move_changes.to_bits(), Ordering::Relaxed);
+    }
+
+    /// The best-move changes that time management weighs: the main thread's own, or under
+    /// `USE_SMP_TIME` the average over all threads, since a helper that keeps changing its
+    /// mind at the root is evidence of an unsettled position too (one thread: the same).
+    fn best_changes_for_time(&self) -> f64 {
+        let sh = self.shared;
+        if !sh.params.USE_SMP_TIME {
+            return self.best_move_changes;
+        }
+        average_best_changes(&sh.best_changes)
+    }
+
     /// After an iteration: whether the main thread should stop deepening.
     fn main_thread_done(&mut self, depth: i32, last_best: &mut Move, stable: &mut i32) -> bool {
         let sh = self.shared;
@@ -476,7 +502,7 @@ impl<'a> Worker<'a> {
         }
         // A best move that keeps changing earns more time, a settled one less; so does a
         // falling score.
-        let instability = 1.0 + self.best_move_changes;
+        let instability = 1.0 + self.best_changes_for_time();
         let stability = 1.3 - 0.06 * *stable as f64;
         let drop = (best.prev_value - best.value).clamp(0, 100) as f64 / 200.0;
         let factor = (instability * stability * (1.0 + drop)).clamp(0.4, 2.5);
@@ -497,5 +523,21 @@ impl<'a> Worker<'a> {
             let line_bound = if i == self.pv_idx { bound } else { Bound::Exact };
             report(&sh.line_info(rm, i + 1, depth, value, line_bound, nodes));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_management_averages_the_published_best_move_changes() {
+        let cells: Vec<CacheLine<AtomicU64>> = (0..4).map(|_| CacheLine::default()).collect();
+        assert_eq!(average_best_changes(&cells), 0.0);
+        for (c, v) in cells.iter().zip([3.0f64, 0.5, 0.0, 0.5]) {
+            c.0.store(v.to_bits(), Ordering::Relaxed);
+        }
+        assert_eq!(average_best_changes(&cells), 1.0);
+        assert_eq!(average_best_changes(&cells[..1]), 3.0);
     }
 }
