@@ -79,8 +79,8 @@ pub(super) fn material_adjust(pos: &Position, score: i32, mop_up_by: Option<Colo
     if score != 0 && pos.has_insufficient_material(strong) {
         score /= 16;
     }
-    // A bare king against what cannot force mate (a lone khon, two knights, a met and a
-    // pawn): the rules let the game go on, but it ends in the count or the 50-move rule.
+    // A bare king against what cannot force mate (a lone khon, two knights, mets and
+    // pawns): the rules let the game go on, but it ends in the count or the 50-move rule.
     if pos.is_bare(!strong) && !pos.in_setup() && !can_force_mate(pos, strong) {
         score /= NO_MATE_DIVISOR;
     }
