@@ -221,16 +221,14 @@ fn king_distance(a: Square, b: Square) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::tests::eval_fen;
     use crate::eval::{evaluate, evaluate_unclocked};
 
-    fn eval_fen(fen: &str) -> i32 {
-        evaluate(&Position::from_fen(fen).unwrap())
-    }
     #[test]
     fn only_mating_material_gets_the_bare_king_evaluation() {
         let can = |fen: &str| can_force_mate(&Position::from_fen(fen).unwrap(), Color::White);
-        // A lone khon, two knights, two mets or pawns (a pawn becomes a met only while its
-        // side has none) cannot force mate.
+        // A lone khon, two knights, or mets and pawns however many (a pawn becomes a met
+        // only while its side has none), a pawn on its last rank included, cannot force mate.
         for fen in [
             "8/8/8/3k4/8/8/3SK3/8[] w - 88 0 80",
             "8/8/8/3k4/8/8/3NK3/3N4[] w - 64 0 80",

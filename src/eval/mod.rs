@@ -357,7 +357,8 @@ fn pawn_terms<T: Tracer>(e: &mut Eval<'_, T>, c: Color) {
 mod tests {
     use super::*;
 
-    fn eval_fen(fen: &str) -> i32 {
+    /// The evaluation of `fen` (the endgame module's tests use it too).
+    pub(super) fn eval_fen(fen: &str) -> i32 {
         evaluate(&Position::from_fen(fen).unwrap())
     }
 
