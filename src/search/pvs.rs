@@ -503,8 +503,7 @@ impl Worker<'_> {
                     rm.sel_depth = sel;
                     rm.pv = pv;
                     if move_count > 1 && self.pv_idx == 0 {
-                        self.best_move_changes += 1.0;
-                        self.publish_best_changes();
+                        self.set_best_move_changes(self.best_move_changes() + 1.0);
                         self.root_stats.best_changes += 1;
                     }
                 } else {

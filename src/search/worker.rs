@@ -29,8 +29,8 @@ pub(super) struct Shared<'a> {
     pub done_depth: CacheLine<AtomicI32>,
     /// The depth each thread is searching (`USE_SMP_JOBS`).
     pub searching: Vec<CacheLine<AtomicI32>>,
-    /// Each thread's decaying count of best-move changes at the root, as `f64` bits
-    /// (`USE_SMP_TIME`).
+    /// Each thread's decaying count of best-move changes at the root, as `f64` bits: the
+    /// thread's own time management reads its cell, `USE_SMP_TIME` all of them.
     pub best_changes: Vec<CacheLine<AtomicU64>>,
     pub multipv: usize,
     /// More search threads than the machine has cores.
@@ -157,7 +157,6 @@ pub(super) struct Worker<'a> {
     pub pv_idx: usize,
     pub root_depth: i32,
     pub completed_depth: i32,
-    pub best_move_changes: f64,
     /// What this search did at the root, for the debug log (issue 32's diagnosis).
     pub root_stats: RootStats,
     pub reductions: &'a [[i32; 64]; 64],
@@ -211,7 +210,6 @@ impl<'a> Worker<'a> {
             pv_idx: 0,
             root_depth: 0,
             completed_depth: 0,
-            best_move_changes: 0.0,
             root_stats: RootStats::default(),
             reductions,
             params: shared.params,
@@ -374,8 +372,7 @@ impl<'a> Worker<'a> {
             }
             self.root_depth = depth;
             self.shared.searching[self.id].store(depth, Ordering::Relaxed);
-            self.best_move_changes *= 0.5;
-            self.publish_best_changes();
+            self.set_best_move_changes(self.best_move_changes() * 0.5);
             for rm in self.root_moves.iter_mut() {
                 rm.prev_value = rm.value;
             }
@@ -462,9 +459,15 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Shares this thread's best-move changes with the main thread's time management.
-    pub(super) fn publish_best_changes(&self) {
-        self.shared.best_changes[self.id].store(self.best_move_changes.to_bits(), Ordering::Relaxed);
+    /// This thread's decaying count of best-move changes at the root. It lives in the
+    /// shared cell alone, where the main thread's time management can read every thread's.
+    pub(super) fn best_move_changes(&self) -> f64 {
+        f64::from_bits(self.shared.best_changes[self.id].load(Ordering::Relaxed))
+    }
+
+    /// Sets this thread's count (`best_move_changes`); only this thread writes it.
+    pub(super) fn set_best_move_changes(&self, v: f64) {
+        self.shared.best_changes[self.id].store(v.to_bits(), Ordering::Relaxed);
     }
 
     /// The best-move changes that time management weighs: the main thread's own, or under
@@ -473,7 +476,7 @@ impl<'a> Worker<'a> {
     fn best_changes_for_time(&self) -> f64 {
         let sh = self.shared;
         if !sh.params.USE_SMP_TIME {
-            return self.best_move_changes;
+            return self.best_move_changes();
         }
         average_best_changes(&sh.best_changes)
     }
