@@ -7,7 +7,7 @@ use super::marks::Mark;
 use super::movepick::{MovePicker, OrderingContext, PickBuffers, is_noisy};
 use super::params::SearchParams;
 use super::see::{captured_value, see_ge};
-use super::tbprobe::VALUE_TB_WIN;
+use super::tbprobe::TB_BOUND;
 use super::tt::Bound;
 use super::worker::Worker;
 use super::{MATE_BOUND, MAX_PLY, VALUE_INFINITE, VALUE_MATE, VALUE_NONE, mate_in, mated_in};
@@ -550,7 +550,7 @@ impl Worker<'_> {
         // every move failed low under it, too low if a quiet best move beat it.
         if let Some(keys) = &corr_keys
             && excluded == Move::NONE
-            && best.abs() < VALUE_TB_WIN - MAX_PLY as i32
+            && best.abs() < TB_BOUND
             && (best_move == Move::NONE || !is_noisy(&self.pos, best_move))
             && ((best < static_eval && best < beta) || (best > static_eval && best_move != Move::NONE))
         {

@@ -6,11 +6,19 @@
 
 use super::{MATE_BOUND, MAX_PLY, mate_in, mated_in};
 use crate::board::{Move, Position};
+use crate::tb::value::MAX_DISTANCE;
 use crate::tb::{Probe, Tablebases, Wdl};
 
 /// A win the tables prove where no mate score fits (a DTZ table, or a mate beyond the
 /// search's plies): below every mate score and above every evaluation.
 pub const VALUE_TB_WIN: i32 = MATE_BOUND - 1 - 2 * MAX_PLY as i32;
+
+/// The lowest score a tablebase win can have: the win's distance and the probe's ply both
+/// come off `VALUE_TB_WIN`. Scores at or beyond it (mates too) count from the node they
+/// belong to, not from the root, so the table shifts them by ply like mates.
+pub const TB_BOUND: i32 = VALUE_TB_WIN - (MAX_PLY + MAX_DISTANCE as usize) as i32;
+// A corrected evaluation must never pass for a tablebase win.
+const _: () = assert!(TB_BOUND > crate::eval::EVAL_LIMIT + 4_000);
 
 /// The score of a probed node at `ply` for the side to move: mate in the stored distance
 /// where it is a distance to mate, else a tablebase win less ply and distance (a nearer

@@ -5,6 +5,7 @@
 //! writing at once is seen as a miss rather than as wrong data. Moves read from the table
 //! are re-checked for legality by the search before they are played.
 
+use super::tbprobe::TB_BOUND;
 use crate::board::Move;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
@@ -162,9 +163,11 @@ impl TranspositionTable {
         let same = victim.key.load(Ordering::Relaxed) ^ old == key && old != 0;
         let mut mv = mv;
         if same {
-            let (e, _) = unpack(old);
-            // Keep a shallower, inexact result from overwriting a deeper one of this search.
-            if bound != Bound::Exact && depth + 4 < e.depth && !pv {
+            let (e, a) = unpack(old);
+            // Keep a shallower, inexact result from overwriting a deeper one of this search;
+            // an earlier search's result gives way, else it would block this search's
+            // own results for the position while aging toward eviction.
+            if bound != Bound::Exact && depth + 4 < e.depth && !pv && a == age {
                 return;
             }
             if mv == Move::NONE {
@@ -193,11 +196,12 @@ impl TranspositionTable {
     }
 }
 
-/// Mate scores are stored relative to the node, not to the root.
+/// Mate and tablebase scores are stored relative to the node, not to the root: the same
+/// position reached at another ply is as many plies from its mate or its table win.
 fn score_to_tt(score: i32, ply: usize) -> i32 {
-    if score >= super::MATE_BOUND {
+    if score >= TB_BOUND {
         score + ply as i32
-    } else if score <= -super::MATE_BOUND {
+    } else if score <= -TB_BOUND {
         score - ply as i32
     } else {
         score
@@ -205,9 +209,9 @@ fn score_to_tt(score: i32, ply: usize) -> i32 {
 }
 
 fn score_from_tt(score: i32, ply: usize) -> i32 {
-    if score >= super::MATE_BOUND {
+    if score >= TB_BOUND {
         score - ply as i32
-    } else if score <= -super::MATE_BOUND {
+    } else if score <= -TB_BOUND {
         score + ply as i32
     } else {
         score
@@ -236,6 +240,34 @@ mod tests {
         tt.store(42, 2, Move::NONE, mate_in_5_from_root, 0, 3, Bound::Exact, false);
         // Reached again 4 plies from the root, the same mate is 2 plies further away.
         assert_eq!(tt.probe(42, 4).unwrap().score, mate_in_5_from_root - 2);
+    }
+
+    #[test]
+    fn tablebase_scores_are_relative_to_the_node() {
+        let tt = TranspositionTable::new(1);
+        let tb_win_from_root = TB_BOUND + 40;
+        tt.store(43, 6, Move::NONE, tb_win_from_root, 0, 3, Bound::Lower, false);
+        tt.store(44, 6, Move::NONE, -tb_win_from_root, 0, 3, Bound::Upper, false);
+        // Reached 4 plies sooner, the table's win (or loss) is 4 plies nearer.
+        assert_eq!(tt.probe(43, 2).unwrap().score, tb_win_from_root + 4);
+        assert_eq!(tt.probe(44, 2).unwrap().score, -tb_win_from_root - 4);
+        // Evaluations, however large, are the position's own and do not move.
+        let big = crate::eval::EVAL_LIMIT - 1;
+        tt.store(45, 6, Move::NONE, big, 0, 3, Bound::Exact, false);
+        assert_eq!(tt.probe(45, 2).unwrap().score, big);
+    }
+
+    #[test]
+    fn a_deeper_entry_of_an_earlier_search_gives_way() {
+        let tt = TranspositionTable::new(1);
+        tt.store(46, 0, Move::NONE, 10, 0, 20, Bound::Lower, false);
+        // In the same search a shallow bound leaves the deep one alone...
+        tt.store(46, 0, Move::NONE, 30, 0, 5, Bound::Lower, false);
+        assert_eq!(tt.probe(46, 0).unwrap().depth, 20);
+        // ...but in the next search it replaces it.
+        tt.new_search();
+        tt.store(46, 0, Move::NONE, 30, 0, 5, Bound::Lower, false);
+        assert_eq!((tt.probe(46, 0).unwrap().depth, tt.probe(46, 0).unwrap().score), (5, 30));
     }
 
     #[test]
