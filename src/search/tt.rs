@@ -27,7 +27,7 @@ pub enum Bound {
 pub struct TtEntry {
     /// The best move found, or NONE.
     pub mv: Move,
-    /// The score, adjusted to be relative to the probing node (mates by ply).
+    /// The score, adjusted to be relative to the probing node (mates and table wins by ply).
     pub score: i32,
     /// The static evaluation stored with it.
     pub eval: i32,
