@@ -267,7 +267,8 @@ mod tests {
         // ...but in the next search it replaces it.
         tt.new_search();
         tt.store(46, 0, Move::NONE, 30, 0, 5, Bound::Lower, false);
-        assert_eq!((tt.probe(46, 0).unwrap().depth, tt.probe(46, 0).unwrap().score), (5, 30));
+        let e = tt.probe(46, 0).unwrap();
+        assert_eq!((e.depth, e.score), (5, 30));
     }
 
     #[test]
