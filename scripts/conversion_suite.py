@@ -53,6 +53,17 @@
 
                  python3 scripts/conversion_suite.py compare data/conv-a.pgn data/conv-b.pgn
 
+             Either side may be a record (below) instead of a PGN.
+
+    record   a `play` run's outcome per position, a few bytes a line, to commit where the
+             PGN (outside git) may not survive: `compare` reads it as it reads the PGN.
+             One line per game, `N W|D|L how`, N the position, the result from the better
+             side's (Sitke's) view, and for a draw how it ended:
+
+                 python3 scripts/conversion_suite.py record data/conv-a.pgn \
+                     --note "build 1454270, 10+0.1 vs fsf-c19b5f6c classical" \
+                     --out docs/ledgers/conversion/conv-a.txt
+
 Needs pyffish (pip install pyffish), to replay the SAN moves of the PGNs.
 """
 import argparse
@@ -274,16 +285,58 @@ def report(args):
             print(f"{'':24} draws: " + ", ".join(f"{k} {v}" for k, v in kinds[player].most_common()))
 
 
-def wins_by_game(path):
-    """Whether the first engine (Sitke, on the better side) won each game of a `play` PGN,
-    by round: game N of a `play` run is position N."""
+RECORD_HEADER = "# conversion suite record: position, W/D/L for the better side, how a draw ended"
+
+
+def outcomes(path):
+    """Each game of a `play` PGN by round (game N of a `play` run is position N): `W`, `D`
+    or `L` for the better side, the side to move in the game's FEN, and for a draw how it
+    ended (`-` otherwise)."""
     out = {}
-    for tags, _ in games([path]):
+    for tags, body in games([path]):
         fen = tags.get("FEN", "").split()
-        if len(fen) < 2:
+        result = tags.get("Result")
+        if len(fen) < 2 or result not in ("1-0", "0-1", "1/2-1/2"):
             continue
-        out[int(tags["Round"])] = tags.get("Result") == ("1-0" if fen[1] == "w" else "0-1")
+        if result == "1/2-1/2":
+            out[int(tags["Round"])] = ("D", draw_kind(body))
+        else:
+            out[int(tags["Round"])] = ("W" if result == ("1-0" if fen[1] == "w" else "0-1") else "L", "-")
     return out
+
+
+def read_record(path):
+    """A file written by `record`, as `outcomes` gives it."""
+    out = {}
+    for k, line in enumerate(open(path), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        f = line.split()
+        if len(f) != 3 or not f[0].isdigit() or f[1] not in ("W", "D", "L"):
+            sys.exit(f"{path}:{k}: expected 'N W|D|L how', got {line.strip()!r}")
+        if int(f[0]) in out:
+            sys.exit(f"{path}:{k}: position {f[0]} twice")
+        out[int(f[0])] = (f[1], f[2])
+    return out
+
+
+def wins_by_game(path):
+    """Whether Sitke, on the better side, won each game of a `play` PGN or a record."""
+    with open(path) as f:
+        is_record = f.readline().startswith(RECORD_HEADER)
+    return {n: r == "W" for n, (r, _) in (read_record(path) if is_record else outcomes(path)).items()}
+
+
+def record(args):
+    got = outcomes(args.pgn)
+    if not got:
+        sys.exit(f"record: no finished game in {args.pgn}")
+    text = RECORD_HEADER + "\n" + "".join(f"# {line}\n" for line in args.note)
+    text += "".join(f"{n} {r} {how}\n" for n, (r, how) in sorted(got.items()))
+    with open(args.out, "w") as f:
+        f.write(text)
+    tally = collections.Counter(r for r, _ in got.values())
+    print(f"{args.out}: {len(got)} positions, won {tally['W']}, drawn {tally['D']}, lost {tally['L']}")
 
 
 def mcnemar(only_a, only_b):
@@ -370,9 +423,13 @@ def main():
     c = sub.add_parser("compare", help="two play runs of one suite, paired by position")
     c.add_argument("first")
     c.add_argument("second")
+    w = sub.add_parser("record", help="a play run's outcome per position, to commit")
+    w.add_argument("pgn")
+    w.add_argument("--out", required=True)
+    w.add_argument("--note", action="append", default=[], help="a comment line: build, opponent, command")
     args = p.parse_args()
     {"extract": extract, "endings": endings, "reset": reset, "report": report, "play": play,
-     "compare": compare}[args.cmd](args)
+     "compare": compare, "record": record}[args.cmd](args)
 
 
 if __name__ == "__main__":
