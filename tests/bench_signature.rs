@@ -6,7 +6,7 @@
 use std::process::Command;
 
 /// The node count of `sitke bench` at the default depth on one thread.
-const EXPECTED_NODES: u64 = 1454270;
+const EXPECTED_NODES: u64 = 1316049;
 
 fn bench_nodes() -> u64 {
     let out = Command::new(env!("CARGO_BIN_EXE_sitke")).arg("bench").output().expect("run sitke bench");

@@ -117,7 +117,7 @@ params! {
     USE_SMP_JOBS = 0, 0, 1; "Feature switch: helpers search depths fewer than half the threads search, and drop finished ones."
     USE_CORRECTION = 0, 0, 1; "Feature switch: correct the static evaluation by the search's past errors."
     USE_SMP_TIME = 0, 0, 1; "Feature switch: with threads, time management reads every thread's best-move changes, averaged."
-    USE_CLOCK_TT = 0, 0, 1; "Feature switch: the table keeps evaluations the clocks have not faded, and no cutoff near the count's end."
+    USE_CLOCK_TT = 1, 0, 1; "Feature switch: the table keeps evaluations the clocks have not faded, and no cutoff near the count's end."
     ASPIRATION_WINDOW = 25, 5, 100; "Half-width of the first aspiration window, centipawns."
     RFP_MAX_DEPTH = 8, 2, 12; "Reverse futility pruning: deepest depth it applies at."
     RFP_MARGIN = 80, 20, 200; "Reverse futility pruning: margin per ply of depth."
