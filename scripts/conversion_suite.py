@@ -186,6 +186,30 @@ def endings(args):
         print(f"{name:12} {k:6} {better[name]:13}")
 
 
+def before(args):
+    """Sitke-to-move positions some plies before each clock-drawn game reached one of the
+    named endings (its final material), to see whether an evaluation change steers away."""
+    import pyffish as ff
+
+    wanted = set(args.ending)
+    for plies in args.plies:
+        for tags, sans, white_is_sitke in drawn_by_clock(args.pgn, args.engine):
+            start = tags.get("FEN") or ff.start_fen(VARIANT)
+            fens = replay(ff, start, [s for s, _ in sans])
+            if fens is None or ending(fens[-1]) not in wanted:
+                continue
+            name = ending(fens[-1])
+            began = next(i for i, f in enumerate(fens) if ending(f) == name)
+            white_first = start.split()[1] == "w"
+            j = max(began - plies, 0)
+            while j > 0 and ((j % 2 == 0) == white_first) != white_is_sitke:
+                j -= 1
+            if ((j % 2 == 0) == white_first) != white_is_sitke:
+                continue
+            s = score_of(sans[j][1])
+            print(f'{fens[j]} ; c0 "{name} game {tags.get("Round")}, {began - j} plies before it began, score {s}"')
+
+
 def extract(args):
     import pyffish as ff
 
@@ -402,6 +426,11 @@ def main():
     d.add_argument("--engine", default="sitke", help="the name (prefix) Sitke plays under")
     d.add_argument("--min-score", type=float, default=1.0)
     d.add_argument("--before", type=int, default=30, help="moves before the end")
+    b = sub.add_parser("before", help="positions some plies before named clock-drawn endings began")
+    b.add_argument("pgn", nargs="+")
+    b.add_argument("--ending", action="append", required=True, help="e.g. KSFvKR (repeat)")
+    b.add_argument("--plies", type=int, action="append", required=True, help="plies before (repeat)")
+    b.add_argument("--engine", default="sitke", help="the name (prefix) Sitke plays under")
     r = sub.add_parser("reset")
     r.add_argument("epd")
     q = sub.add_parser("report")
@@ -428,7 +457,7 @@ def main():
     w.add_argument("--out", required=True)
     w.add_argument("--note", action="append", default=[], help="a comment line: build, opponent, command")
     args = p.parse_args()
-    {"extract": extract, "endings": endings, "reset": reset, "report": report, "play": play,
+    {"extract": extract, "before": before, "endings": endings, "reset": reset, "report": report, "play": play,
      "compare": compare, "record": record}[args.cmd](args)
 
 
