@@ -173,7 +173,7 @@ def endings(args):
         ours = [
             score_of(c)
             for ply, (_, c) in enumerate(sans[: max(len(sans) - 2 * args.before, 0)])
-            if ((ply % 2 == 0) == white_first) == white_is_sitke
+            if sitke_to_move(ply, white_first, white_is_sitke)
         ]
         ours = [s for s in ours if s is not None]
         name = ending(fens[-1])
@@ -186,28 +186,36 @@ def endings(args):
         print(f"{name:12} {k:6} {better[name]:13}")
 
 
+def sitke_to_move(ply, white_first, white_is_sitke):
+    """Whether Sitke moves at `ply` of a game whose first move is White's if `white_first`."""
+    return ((ply % 2 == 0) == white_first) == white_is_sitke
+
+
 def before(args):
     """Sitke-to-move positions some plies before each clock-drawn game reached one of the
     named endings (its final material), to see whether an evaluation change steers away."""
     import pyffish as ff
 
     wanted = set(args.ending)
-    for plies in args.plies:
-        for tags, sans, white_is_sitke in drawn_by_clock(args.pgn, args.engine):
-            start = tags.get("FEN") or ff.start_fen(VARIANT)
-            fens = replay(ff, start, [s for s, _ in sans])
-            if fens is None or ending(fens[-1]) not in wanted:
-                continue
-            name = ending(fens[-1])
-            began = next(i for i, f in enumerate(fens) if ending(f) == name)
-            white_first = start.split()[1] == "w"
+    lines = {plies: [] for plies in args.plies}
+    for tags, sans, white_is_sitke in drawn_by_clock(args.pgn, args.engine):
+        start = tags.get("FEN") or ff.start_fen(VARIANT)
+        fens = replay(ff, start, [s for s, _ in sans])
+        name = ending(fens[-1]) if fens else None
+        if name not in wanted:
+            continue
+        began = next(i for i, f in enumerate(fens) if ending(f) == name)
+        white_first = start.split()[1] == "w"
+        for plies in args.plies:
+            # Moves alternate, so one ply back is Sitke's if this one is not.
             j = max(began - plies, 0)
-            while j > 0 and ((j % 2 == 0) == white_first) != white_is_sitke:
-                j -= 1
-            if ((j % 2 == 0) == white_first) != white_is_sitke:
+            j -= not sitke_to_move(j, white_first, white_is_sitke)
+            if j < 0:
                 continue
             s = score_of(sans[j][1])
-            print(f'{fens[j]} ; c0 "{name} game {tags.get("Round")}, {began - j} plies before it began, score {s}"')
+            lines[plies].append(f'{fens[j]} ; c0 "{name} game {tags.get("Round")}, {began - j} plies before it began, score {s}"')
+    for plies in args.plies:
+        print("".join(line + "\n" for line in lines[plies]), end="")
 
 
 def extract(args):
@@ -223,8 +231,7 @@ def extract(args):
         white_first = start.split()[1] == "w"
         candidates = []
         for ply, (_, comment) in enumerate(sans):
-            white_moves = (ply % 2 == 0) == white_first
-            if white_moves != white_is_sitke or len(sans) - ply < 2 * args.before:
+            if not sitke_to_move(ply, white_first, white_is_sitke) or len(sans) - ply < 2 * args.before:
                 continue
             s = score_of(comment)
             if s is None or s < args.min_score:

@@ -90,7 +90,7 @@ pub(super) fn material_adjust(pos: &Position, score: i32, mop_up_by: Option<Colo
     // rook against a khon or knight and a met, with pawns that cannot promote beside them:
     // Sitke scored it +2.4 to +4.3 and drew all 11 such games against fairy-stockfish,
     // which scored them +0.0 to +0.35 for the rook.
-    if rook_against_knight_or_khon(pos) {
+    if lone_rook_against_a_minor(pos) {
         score /= ROOK_VS_MINOR_DIVISOR;
     }
     score
@@ -115,7 +115,7 @@ pub fn rule50_scale(rule50: u32) -> f64 {
 /// even where the score favours the other side; such positions are rare and near the end.
 pub fn score_is_scaled(pos: &Position) -> bool {
     pos.counting_limit() > 0
-        || rook_against_knight_or_khon(pos)
+        || lone_rook_against_a_minor(pos)
         || Color::ALL.into_iter().any(|c| (pos.is_bare(c) && !pos.in_setup()) || pos.has_insufficient_material(c))
 }
 
@@ -177,7 +177,7 @@ fn dead_pawns(pos: &Position, c: Color) -> Bitboard {
 /// Whether one side has only a rook and the other a knight or a khon, at most a met, and
 /// pawns only beside the met (a pawn promotes only while its side has none, so they cannot
 /// promote while it stands).
-fn rook_against_knight_or_khon(pos: &Position) -> bool {
+fn lone_rook_against_a_minor(pos: &Position) -> bool {
     if pos.hand_total(Color::White) + pos.hand_total(Color::Black) > 0 {
         return false;
     }
