@@ -30,6 +30,11 @@ enum Command {
         /// off).
         #[arg(long)]
         classical: bool,
+        /// Evaluate with the net in this file instead of the built-in one (the engine's
+        /// `EvalFile`), to compare nets' speed side by side; the count is then not the
+        /// signature.
+        #[arg(long, conflicts_with = "classical")]
+        eval_file: Option<std::path::PathBuf>,
     },
     /// Count the leaves of the legal move tree.
     Perft {
@@ -282,10 +287,13 @@ fn main() {
                 std::process::exit(1);
             }
         }
-        Some(Command::Bench { depth, threads, hash, classical }) => {
+        Some(Command::Bench { depth, threads, hash, classical, eval_file }) => {
             // The same lines as the protocol's `bench` command, from the same function, with
-            // the evaluation the engine uses by default.
-            let net = (!classical).then(sitke::eval::nnue::embedded::network);
+            // the evaluation the engine uses by default unless told otherwise.
+            let net = network_for("bench", classical, eval_file.as_deref());
+            if let Some(net) = net.as_ref().filter(|_| eval_file.is_some()) {
+                eprintln!("bench: evaluating with net {} (not the built-in one)", net.name());
+            }
             let r = sitke::search::bench::run(depth, threads, hash, net);
             let _ = std::io::stdout().lock().write_all(sitke::protocol::output::bench_report(&r).as_bytes());
         }
@@ -377,19 +385,7 @@ fn datagen(a: DatagenArgs) {
     let out = a.out.expect("clap requires --out without a subcommand");
     // A file named .txt is meant to be read as text (by scripts/fsf_label.py, say).
     let text = a.text || out.extension().is_some_and(|e| e == "txt");
-    let network = if a.classical {
-        None
-    } else if let Some(path) = &a.eval_file {
-        match sitke::eval::nnue::Network::from_file(path) {
-            Ok(net) => Some(std::sync::Arc::new(net)),
-            Err(e) => {
-                eprintln!("error: datagen: --eval-file {}: {e}", path.display());
-                std::process::exit(2);
-            }
-        }
-    } else {
-        Some(sitke::eval::nnue::embedded::network())
-    };
+    let network = network_for("datagen", a.classical, a.eval_file.as_deref());
     match &network {
         Some(net) => eprintln!("datagen: playing with net {}", net.name()),
         None => eprintln!("datagen: playing with the classical evaluation"),
@@ -531,6 +527,29 @@ fn tb(command: TbCommand) {
                     std::process::exit(1);
                 }
             }
+        }
+    }
+}
+
+/// The evaluation a tool's `--classical` and `--eval-file` flags ask for: None for the
+/// classical one, else the net in the file or the built-in net. An unreadable file ends the
+/// process with status 2, naming `tool`.
+fn network_for(
+    tool: &str,
+    classical: bool,
+    eval_file: Option<&std::path::Path>,
+) -> Option<std::sync::Arc<sitke::eval::nnue::Network>> {
+    if classical {
+        return None;
+    }
+    let Some(path) = eval_file else {
+        return Some(sitke::eval::nnue::embedded::network());
+    };
+    match sitke::eval::nnue::Network::from_file(path) {
+        Ok(net) => Some(std::sync::Arc::new(net)),
+        Err(e) => {
+            eprintln!("error: {tool}: --eval-file {}: {e}", path.display());
+            std::process::exit(2);
         }
     }
 }

@@ -28,3 +28,34 @@ fn bench_signature_is_the_committed_one_and_repeats() {
     );
     assert_eq!(bench_nodes(), first, "bench is not deterministic");
 }
+
+fn bench_nodes_with(args: &[&str]) -> Result<u64, String> {
+    let out = Command::new(env!("CARGO_BIN_EXE_sitke")).arg("bench").args(args).output().expect("run sitke bench");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    if !out.status.success() {
+        return Err(format!("status {:?}: {text}", out.status.code()));
+    }
+    let line = text.lines().find(|l| l.starts_with("Nodes searched")).ok_or(text.clone())?;
+    line.rsplit(':').next().and_then(|n| n.trim().parse().ok()).ok_or(text)
+}
+
+#[test]
+fn bench_evaluates_with_the_net_it_is_given() {
+    let nets = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("nets");
+    let built_in = nets.join(format!("{}.nnue", sitke::eval::nnue::embedded::NAME));
+    // Any other committed net: an earlier generation searches a different tree.
+    let other = std::fs::read_dir(&nets)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "nnue") && *p != built_in)
+        .expect("nets/ keeps the earlier generations");
+    let depth = "7";
+    let plain = bench_nodes_with(&[depth]).unwrap();
+    let same = bench_nodes_with(&[depth, "--eval-file", built_in.to_str().unwrap()]).unwrap();
+    assert_eq!(same, plain, "the built-in net's own file must search the same tree");
+    let changed = bench_nodes_with(&[depth, "--eval-file", other.to_str().unwrap()]).unwrap();
+    assert_ne!(changed, plain, "{} searched the built-in net's tree", other.display());
+    let missing = bench_nodes_with(&[depth, "--eval-file", "/nonexistent/net.nnue"]).unwrap_err();
+    assert!(missing.starts_with("status Some(2)") && missing.contains("--eval-file"), "{missing}");
+    assert!(bench_nodes_with(&[depth, "--eval-file", built_in.to_str().unwrap(), "--classical"]).is_err());
+}
