@@ -8,7 +8,7 @@ use std::process::Command;
 /// The node count of `sitke bench` at the default depth on one thread.
 const EXPECTED_NODES: u64 = 1316049;
 
-/// The node count of a plain `sitke bench`.
+/// The node count of a plain `sitke bench` (the signature).
 fn bench_nodes() -> u64 {
     bench_nodes_with(&[]).unwrap_or_else(|e| panic!("sitke bench: {e}"))
 }
