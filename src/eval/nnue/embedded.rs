@@ -6,10 +6,10 @@ use super::Network;
 use std::sync::{Arc, LazyLock};
 
 /// The built-in net's name, which is also its file's name under `nets/`.
-pub const NAME: &str = "sitke-76bcf217d4ff";
+pub const NAME: &str = "sitke-49f2424a2b11";
 
 /// The built-in net's file.
-static BYTES: &[u8] = include_bytes!("../../../nets/sitke-76bcf217d4ff.nnue");
+static BYTES: &[u8] = include_bytes!("../../../nets/sitke-49f2424a2b11.nnue");
 
 /// Parsed once, on first use, and shared by every searcher after that.
 static NET: LazyLock<Arc<Network>> =
