@@ -8,6 +8,8 @@
        With --stats, also what happened at the root: the main thread's aspiration
        re-searches and best-move changes, and its share of the nodes (from the engine's
        debug log), which tell where a helper makes the main thread's tree bigger.
+       With --engine, any UCI engine that plays Sittuyin: Fairy-Stockfish's own Lazy SMP
+       measured the same way is the yardstick for Sitke's (--stats is Sitke's alone).
   nps  nodes per second of Sitke and of Debian's fairy-stockfish, one thread each, the same
        positions searched for the same time, alternately.
 
@@ -196,7 +198,8 @@ def main():
                    help="a UCI option for both engines (repeatable), e.g. USE_SMP_JOBS=1")
     a.add_argument("--stats", action="store_true",
                    help="also count root events and the main thread's nodes (debug log)")
-    a.add_argument("--engine", default=SITKE, help="the Sitke binary (default: the release build)")
+    a.add_argument("--engine", default=SITKE,
+                   help="the engine (default: Sitke's release build; or e.g. a Fairy-Stockfish)")
     a.set_defaults(run=smp)
     b = sub.add_parser("nps", help="nodes per second against fairy-stockfish")
     b.add_argument("--movetime", type=int, default=1000)
