@@ -38,12 +38,15 @@ fn bench_nodes_with(args: &[&str]) -> Result<u64, String> {
 fn bench_evaluates_with_the_net_it_is_given() {
     let nets = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("nets");
     let built_in = nets.join(format!("{}.nnue", sitke::eval::nnue::embedded::NAME));
-    // Any other committed net: an earlier generation searches a different tree.
-    let other = std::fs::read_dir(&nets)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| p.extension().is_some_and(|x| x == "nnue") && *p != built_in)
-        .expect("nets/ keeps the earlier generations");
+    // Another valid net, written here: the built-in net with its hidden weights halved,
+    // saved with its own header and checksum. Another net searches a different tree.
+    let mut weights = sitke::eval::nnue::embedded::network().weights().clone();
+    for w in &mut weights.hidden_weights {
+        *w /= 2;
+    }
+    let other = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-other-net.nnue");
+    std::fs::write(&other, weights.to_bytes()).unwrap();
+    assert!(sitke::eval::nnue::Network::from_file(&other).is_ok(), "the written net must load");
     let depth = "7";
     let plain = bench_nodes_with(&[depth]).unwrap();
     let same = bench_nodes_with(&[depth, "--eval-file", built_in.to_str().unwrap()]).unwrap();
