@@ -1,7 +1,7 @@
 //! The position: pieces, hands, side to move, clocks, the counting rule, and
 //! make/unmake with a stack of irreversible state (which also serves repetition detection).
 
-use super::attacks;
+use super::attacks::{self, met_attack_set, pawn_attack_set};
 use super::bitboard::Bitboard;
 use super::types::{Color, Move, MoveKind, Piece, PieceType, Square};
 use super::zobrist;
@@ -63,11 +63,6 @@ impl Position {
             game_ply: 0,
             states,
         }
-    }
-
-    /// The standard start: empty back ranks, pawns set, every other piece in hand.
-    pub fn startpos() -> Position {
-        Position::from_fen(super::sittuyin::START_FEN).expect("the start FEN parses")
     }
 
     // ---- queries -------------------------------------------------------------------------
@@ -505,18 +500,6 @@ impl Position {
         assert_eq!(self.key(), self.compute_key(), "incremental key differs from recompute");
         assert_eq!(self.checkers(), self.compute_checkers(), "stale checkers");
     }
-}
-
-/// Squares attacked by `c` pawns standing on `pawns`.
-#[inline(always)]
-pub fn pawn_attack_set(c: Color, pawns: Bitboard) -> Bitboard {
-    pawns.forward(c).sideways()
-}
-
-/// Squares diagonally adjacent to any square of `set`.
-#[inline(always)]
-pub fn met_attack_set(set: Bitboard) -> Bitboard {
-    Bitboard((set.0 << 8) | (set.0 >> 8)).sideways()
 }
 
 impl std::fmt::Debug for Position {

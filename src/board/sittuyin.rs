@@ -6,8 +6,9 @@
 //! docs/rules.md; they are Fairy-Stockfish's `sittuyin`, which is the reference.
 
 use super::attacks;
+use super::attacks::met_attack_set;
 use super::bitboard::Bitboard;
-use super::position::{Position, met_attack_set};
+use super::position::Position;
 use super::types::{Color, PieceType, Square};
 
 // ---- the start ---------------------------------------------------------------------------
@@ -164,6 +165,11 @@ pub fn cannot_mate_on_board(ours: Bitboard, non_king: Bitboard, of_type: impl Fn
 }
 
 impl Position {
+    /// The standard start: empty back ranks, pawns set, every other piece in hand.
+    pub fn startpos() -> Position {
+        Position::from_fen(START_FEN).expect("the start FEN parses")
+    }
+
     /// The counting limit in plies that starts when `strong`'s opponent is left with a bare
     /// king and no pawn is on the board; 0 if `strong` has none of the pieces counted.
     pub fn counting_limit_against(&self, strong: Color) -> u32 {

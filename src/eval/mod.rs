@@ -21,7 +21,7 @@ pub use trace::{Breakdown, CoefTrace, NoTrace, Tracer};
 pub use weights::WEIGHTS;
 
 use crate::board::attacks;
-use crate::board::position::pawn_attack_set;
+use crate::board::attacks::pawn_attack_set;
 use crate::board::sittuyin::promotable_pawns;
 use crate::board::{Bitboard, Color, PieceType, Position, Square};
 use layout::*;

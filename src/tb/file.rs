@@ -23,12 +23,29 @@
 
 use super::layout::Layout;
 use super::material::Material;
-use super::registry::Table;
+use super::value::Stored;
 use std::io::Write;
 use std::path::Path;
 
 /// The file name extension.
 pub const EXTENSION: &str = "stb";
+
+/// One ending's table in memory.
+#[derive(Debug)]
+pub struct Table {
+    /// How its positions are numbered.
+    pub layout: Layout,
+    /// One byte per position (see `Stored`).
+    pub data: Vec<u8>,
+}
+
+impl Table {
+    /// The entry at `idx` (an index that is no legal position holds any value).
+    #[inline]
+    pub fn get(&self, idx: usize) -> Stored {
+        Stored::from_byte(self.data[idx]).unwrap_or(Stored::Invalid)
+    }
+}
 const MAGIC: &[u8; 8] = b"SITKETB\0";
 const VERSION: u32 = 2;
 const HEADER: usize = 64;

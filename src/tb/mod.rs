@@ -19,7 +19,8 @@ pub mod registry;
 pub mod retro;
 pub mod value;
 
+pub use file::Table;
 pub use material::Material;
 pub use probe::{Probe, RankedMove, Wdl};
-pub use registry::{Table, Tablebases};
+pub use registry::Tablebases;
 pub use value::Stored;

@@ -1,31 +1,13 @@
 //! The set of tables in one folder: each loaded the first time it is needed, read once,
 //! and kept; a missing or damaged file is reported once and then left alone.
 
-use super::file;
-use super::layout::Layout;
+use super::file::{self, Table};
 use super::material::Material;
 use super::pos::TbPos;
 use super::value::Stored;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
-
-/// One ending's table in memory.
-#[derive(Debug)]
-pub struct Table {
-    /// How its positions are numbered.
-    pub layout: Layout,
-    /// One byte per position (see `Stored`).
-    pub data: Vec<u8>,
-}
-
-impl Table {
-    /// The entry at `idx` (an index that is no legal position holds any value).
-    #[inline]
-    pub fn get(&self, idx: usize) -> Stored {
-        Stored::from_byte(self.data[idx]).unwrap_or(Stored::Invalid)
-    }
-}
 
 /// Slots for every canonical material code (3 states for each of 10 counts).
 const CODES: usize = 59_049;

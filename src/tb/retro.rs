@@ -14,9 +14,10 @@
 //! first, since a pawn move leads into a slice one step further on; slices equally far
 //! advanced are solved in parallel.
 
+use super::file::Table;
 use super::layout::Layout;
 use super::pos::{TbMove, TbPos};
-use super::registry::{Table, Tablebases};
+use super::registry::Tablebases;
 use super::value::{self, BEYOND, Clocks, MAX_DISTANCE, Stored};
 use crate::board::Color;
 use rayon::prelude::*;

@@ -14,15 +14,17 @@ pub mod game;
 pub mod ledger;
 pub mod openings;
 pub mod pgn;
+pub mod record;
 pub mod resume;
 pub mod stats;
 
 use crate::board::Color;
 use cli::{MatchConfig, VARIANT};
 use engine::Engine;
-use game::{Adjudication, GameRecord, GameSpec};
+use game::{Adjudication, GameSpec};
 use ledger::{Ledger, Run};
 use openings::OpeningBook;
+use record::GameRecord;
 use resume::PlayedGame;
 use stats::{EloEstimate, Pentanomial, Sample, SprtState, Wdl};
 use std::collections::HashMap;
@@ -376,7 +378,7 @@ pub fn play(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, String> {
                             log::error!("cannot write PGN file {}: {e}", path.display());
                         }
                     }
-                    tally.add(&rec.played(), paired);
+                    tally.add(&PlayedGame::of(&rec), paired);
                     let label = format!("Score of {} vs {}", tally.first, tally.second);
                     say(out, &Tally::score_line(&label, &tally.total));
                     let played = tally.total.games();

@@ -3,7 +3,7 @@
 //! (`=F` promotions, `@` drops) with cutechess-style comments; and a reader for PGN
 //! openings and for checking what was written.
 
-use super::game::GameRecord;
+use super::record::GameRecord;
 use crate::board::{Color, Move, Position};
 use std::time::{SystemTime, UNIX_EPOCH};
 

@@ -11,6 +11,7 @@
 use super::cli::MatchConfig;
 use super::openings::OpeningBook;
 use super::pgn;
+use super::record::GameRecord;
 use std::collections::BTreeMap;
 
 /// A finished game of an earlier run, as the tally needs it.
@@ -22,6 +23,17 @@ pub struct PlayedGame {
     pub first_is_white: bool,
     /// The first engine's half points: 2, 1 or 0.
     pub first_half_points: usize,
+}
+
+impl PlayedGame {
+    /// A game of this run, as the tally counts it.
+    pub fn of(rec: &GameRecord) -> PlayedGame {
+        PlayedGame {
+            number: rec.number,
+            first_is_white: rec.first_is_white,
+            first_half_points: rec.first_half_points(),
+        }
+    }
 }
 
 /// The finished games in the match's PGN file (none if the file does not exist yet), in
