@@ -163,7 +163,8 @@ impl Core {
                 None
             }
             Id::TablebasePath => {
-                self.engine.notice(tablebase_note(&self.options.tablebase_path));
+                let note = self.engine.set_tablebases(&self.options.tablebase_path);
+                self.engine.notice(note);
                 None
             }
             Id::EvalFile => match self.engine.load_network(&self.options.eval_file) {
@@ -219,23 +220,6 @@ impl Core {
             }
             (_, None) => {}
         }
-    }
-}
-
-/// What `TablebasePath` reports: how many tables the folder holds, or why it cannot be
-/// used (play goes on without tablebases then).
-fn tablebase_note(path: &str) -> Notice {
-    if path.is_empty() {
-        return Notice::TablebasesOff;
-    }
-    match std::fs::read_dir(path) {
-        Ok(entries) => {
-            let ext = format!(".{}", crate::tb::file::EXTENSION);
-            let tables =
-                entries.filter_map(|e| e.ok()).filter(|e| e.file_name().to_string_lossy().ends_with(&ext)).count();
-            Notice::Tablebases { tables, dir: path.to_string() }
-        }
-        Err(e) => Notice::TablebasePath { dir: path.to_string(), error: e.to_string() },
     }
 }
 

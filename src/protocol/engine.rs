@@ -18,6 +18,7 @@ use crate::rng::Rng;
 use crate::search::bench;
 use crate::search::skill::Skill;
 use crate::search::{Control, Info, SearchResult, Searcher};
+use crate::tb::Tablebases;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -88,6 +89,9 @@ pub struct Engine {
     clear_pending: bool,
     /// The net: the built-in one, or the one `EvalFile` loaded; used while `Use NNUE` is on.
     network: Arc<Network>,
+    /// The tables `TablebasePath` opened (their files are read when a search first needs
+    /// them); None without a path.
+    tablebases: Option<Arc<Tablebases>>,
     /// Where jobs report what goes wrong.
     report: Arc<dyn Report>,
 }
@@ -113,6 +117,7 @@ impl Engine {
             active: Arc::new(AtomicBool::new(false)),
             clear_pending: false,
             network: crate::eval::nnue::embedded::network(),
+            tablebases: None,
             report,
         }
     }
@@ -212,6 +217,29 @@ impl Engine {
         Ok(&self.network)
     }
 
+    /// Opens the tables in the folder `path` for the next searches (none for an empty path)
+    /// and says what it found: how many tables the folder holds, or why it cannot be read
+    /// (play goes on without tables then).
+    pub fn set_tablebases(&mut self, path: &str) -> Notice {
+        if path.is_empty() {
+            self.tablebases = None;
+            return Notice::TablebasesOff;
+        }
+        let entries = match std::fs::read_dir(path) {
+            Ok(entries) => entries,
+            Err(e) => {
+                self.tablebases = None;
+                return Notice::TablebasePath { dir: path.to_string(), error: e.to_string() };
+            }
+        };
+        let ext = format!(".{}", crate::tb::file::EXTENSION);
+        let tables = entries.filter_map(|e| e.ok()).filter(|e| e.file_name().to_string_lossy().ends_with(&ext)).count();
+        if self.tablebases.as_ref().is_none_or(|t| t.dir() != std::path::Path::new(path)) {
+            self.tablebases = Some(Arc::new(Tablebases::new(path)));
+        }
+        Notice::Tablebases { tables, dir: path.to_string() }
+    }
+
     /// The net in use while `Use NNUE` is on.
     pub fn network(&self) -> &Arc<Network> {
         &self.network
@@ -257,6 +285,7 @@ impl Engine {
             options: options.clone(),
             clear_first: std::mem::take(&mut self.clear_pending),
             network: self.evaluation(options),
+            tablebases: self.tablebases.clone(),
             out,
             report: Arc::clone(&self.report),
             active: Arc::clone(&self.active),
@@ -346,16 +375,6 @@ fn apply_sizes(s: &mut Searcher, o: &Options) -> Result<(), Notice> {
     Ok(())
 }
 
-/// Opens the tablebases at `path` for the searcher when the path changed; the files are read
-/// when a search first needs them.
-fn apply_tablebases(s: &mut Searcher, path: &str) {
-    let current = s.tablebases().map(|t| t.dir().to_path_buf());
-    if current.as_deref() != Some(std::path::Path::new(path)) && !(path.is_empty() && current.is_none()) {
-        let tb = (!path.is_empty()).then(|| Arc::new(crate::tb::Tablebases::new(path)));
-        s.set_tablebases(tb);
-    }
-}
-
 /// Memory available to new allocations in MiB, where the system says (Linux).
 fn available_mb() -> Option<u64> {
     let info = std::fs::read_to_string("/proc/meminfo").ok()?;
@@ -372,6 +391,7 @@ struct SearchJob {
     options: Options,
     clear_first: bool,
     network: Option<Arc<Network>>,
+    tablebases: Option<Arc<Tablebases>>,
     out: Arc<dyn SearchOutput>,
     report: Arc<dyn Report>,
     active: Arc<AtomicBool>,
@@ -398,7 +418,7 @@ impl SearchJob {
                 self.report.notice(&e);
             }
             s.set_network(self.network);
-            apply_tablebases(&mut s, &o.tablebase_path);
+            s.set_tablebases(self.tablebases);
             if self.clear_first {
                 s.clear();
             }
