@@ -7,9 +7,11 @@
 #![warn(missing_docs)]
 
 pub mod board;
+pub mod cli;
 pub mod eval;
 pub mod protocol;
 pub mod rng;
 pub mod search;
 pub mod tb;
+#[cfg(feature = "tools")]
 pub mod tools;

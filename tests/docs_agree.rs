@@ -124,8 +124,13 @@ fn subcommands(prefix: &[&str]) -> Vec<String> {
 #[test]
 fn every_subcommand_answers_help() {
     let top = subcommands(&[]);
-    for expected in ["bench", "perft", "match", "datagen", "train", "tune", "spsa", "tb"] {
+    let engine = ["bench", "perft"];
+    let tools = ["match", "datagen", "train", "tune", "spsa", "tb", "pgn-positions"];
+    for expected in engine.iter().chain(tools.iter().filter(|_| cfg!(feature = "tools"))) {
         assert!(top.iter().any(|c| c == expected), "`sitke --help` does not list {expected}: {top:?}");
+    }
+    if !cfg!(feature = "tools") {
+        assert!(top.iter().all(|c| engine.contains(&c.as_str()) || c == "help"), "{top:?} without tools");
     }
     let mut all: Vec<Vec<String>> = Vec::new();
     for cmd in &top {

@@ -5,6 +5,7 @@
 //! unsupported option. Every game's SAN, result and termination are checked against
 //! pyffish. Needs `fairy-stockfish`, `sjaakii`, `python3` and `pyffish`: ignored by a plain
 //! `cargo test`, run by `bash scripts/test.sh` (which installs them) and CI.
+#![cfg(feature = "tools")]
 
 mod common;
 

@@ -3,6 +3,7 @@
 //! crash, no time loss), and every game must agree with pyffish. Needs `fairy-stockfish`,
 //! `sjaakii`, `python3` and `pyffish`: ignored by a plain `cargo test`, run by
 //! `bash scripts/test.sh` (which installs them) and CI.
+#![cfg(feature = "tools")]
 
 mod common;
 

@@ -3,6 +3,7 @@
 //! must keep exactly the quiet positions after the setup, each a legal position past the
 //! setup with the side to move not in check, labelled with the game's result; a promotion
 //! on the pawn's own square is no capture; an unfinished game must give nothing.
+#![cfg(feature = "tools")]
 
 use sitke::tools::r#match::pgn;
 use std::process::Command;

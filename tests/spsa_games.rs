@@ -1,6 +1,7 @@
 //! `sitke spsa` with real engine games: a two-iteration run at a tiny node budget plays its
 //! games, saves its state, prints every step without burying them in warnings, continues
 //! (here: finds nothing left to do) when rerun, and shows its result.
+#![cfg(feature = "tools")]
 
 mod common;
 

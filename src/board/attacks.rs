@@ -153,6 +153,18 @@ pub fn aligned(a: Square, b: Square, c: Square) -> bool {
     line(a, b).has(c)
 }
 
+/// Squares attacked by `c` pawns standing on `pawns`.
+#[inline(always)]
+pub fn pawn_attack_set(c: Color, pawns: Bitboard) -> Bitboard {
+    pawns.forward(c).sideways()
+}
+
+/// Squares diagonally adjacent to any square of `set`.
+#[inline(always)]
+pub fn met_attack_set(set: Bitboard) -> Bitboard {
+    Bitboard((set.0 << 8) | (set.0 >> 8)).sideways()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -218,16 +230,4 @@ mod tests {
         assert!(aligned(Square::A1, Square::H1, Square::D1));
         assert!(!aligned(Square::A1, Square::B2, Square::C3));
     }
-}
-
-/// Squares attacked by `c` pawns standing on `pawns`.
-#[inline(always)]
-pub fn pawn_attack_set(c: Color, pawns: Bitboard) -> Bitboard {
-    pawns.forward(c).sideways()
-}
-
-/// Squares diagonally adjacent to any square of `set`.
-#[inline(always)]
-pub fn met_attack_set(set: Bitboard) -> Bitboard {
-    Bitboard((set.0 << 8) | (set.0 >> 8)).sideways()
 }

@@ -17,6 +17,7 @@
 //! binary.
 
 pub mod binary;
+pub mod cli;
 pub mod convert;
 pub mod data;
 pub mod format;

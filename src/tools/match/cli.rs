@@ -433,6 +433,25 @@ Example:
     -games 2 -rounds 50 -repeat -openings random plies=8 -pgnout games.pgn
 ";
 
+/// Options of `sitke match`: cutechess-cli's, read by `parse`, not by clap.
+#[derive(clap::Args)]
+#[command(disable_help_flag = true)]
+pub struct MatchArgs {
+    /// cutechess-cli style arguments.
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+    pub args: Vec<String>,
+}
+
+/// Runs `sitke match`: its help, or the match.
+pub fn main(a: &MatchArgs) {
+    if wants_help(&a.args) {
+        print!("{HELP}");
+    } else if let Err(e) = super::run(&a.args) {
+        eprintln!("error: {e}");
+        std::process::exit(1);
+    }
+}
+
 /// Whether the arguments ask for the help text rather than a match.
 pub fn wants_help(args: &[String]) -> bool {
     args.iter().any(|a| matches!(a.as_str(), "-h" | "--help" | "-help"))

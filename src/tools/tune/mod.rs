@@ -10,6 +10,7 @@
 //! tuned without a change here.
 
 pub mod adam;
+pub mod cli;
 pub mod dataset;
 pub mod model;
 pub mod train;
