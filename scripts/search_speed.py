@@ -195,7 +195,7 @@ def main():
     a.add_argument("--rounds", type=int, default=1)
     a.add_argument("--hash", type=int, default=64)
     a.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                   help="a UCI option for both engines (repeatable), e.g. USE_SMP_JOBS=1")
+                   help="a UCI option for both engines (repeatable), e.g. USE_LMR=0")
     a.add_argument("--stats", action="store_true",
                    help="also count root events and the main thread's nodes (debug log)")
     a.add_argument("--engine", default=SITKE,

@@ -28,7 +28,7 @@ fn plays_saves_continues_and_shows() {
     let dir = scratch("spsa-run");
     let (state, pgn) = (dir.join("run.spsa"), dir.join("games.pgn"));
     let line = format!(
-        "--state {} --iterations 2 --pairs 1 --nodes 500 --concurrency 2 --params LMR_BASE,NMP_BASE --pgn {}",
+        "--state {} --iterations 2 --pairs 1 --nodes 500 --concurrency 2 --params LMR_BASE,SE_MARGIN --pgn {}",
         state.display(),
         pgn.display()
     );
@@ -56,5 +56,5 @@ fn plays_saves_continues_and_shows() {
 
     let (shown, _, ok) = spsa(&format!("--state {} --show", state.display()));
     assert!(ok && stdout.ends_with(&shown), "{shown}");
-    assert!(shown.contains("setoption name NMP_BASE value "), "{shown}");
+    assert!(shown.contains("setoption name SE_MARGIN value "), "{shown}");
 }

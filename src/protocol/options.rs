@@ -461,10 +461,10 @@ mod tests {
         let mut o = Options::default();
         assert_eq!(o.set("name aspiration_window value 40"), Ok(Accepted(Id::SearchParam)));
         assert_eq!(o.set("name USE_LMR value 0"), Ok(Accepted(Id::SearchParam)));
-        assert_eq!(o.set("name use_nmp value 1"), Ok(Accepted(Id::SearchParam)));
-        assert_eq!((o.search.ASPIRATION_WINDOW, o.search.USE_LMR, o.search.USE_NMP), (40, false, true));
+        assert_eq!(o.set("name use_iir value 0"), Ok(Accepted(Id::SearchParam)));
+        assert_eq!((o.search.ASPIRATION_WINDOW, o.search.USE_LMR, o.search.USE_IIR), (40, false, false));
         let mut expected = SearchParams::default();
-        (expected.ASPIRATION_WINDOW, expected.USE_LMR, expected.USE_NMP) = (40, false, true);
+        (expected.ASPIRATION_WINDOW, expected.USE_LMR, expected.USE_IIR) = (40, false, false);
         assert_eq!(o.search, expected, "nothing else changed");
         assert_eq!(Options::default().search, SearchParams::default(), "another session's options are untouched");
     }

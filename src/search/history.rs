@@ -1,7 +1,6 @@
 //! Move-ordering statistics, one set per search thread: butterfly history (by side, origin
 //! or dropped piece, and destination), continuation history (by the previous move's piece
-//! and square), capture history, counter moves, and the static evaluation's correction
-//! history (`correction`).
+//! and square), capture history, and counter moves.
 
 use super::params::SearchParams;
 use crate::board::{Color, Move, MoveKind, Piece, PieceType, Position};
@@ -62,8 +61,6 @@ pub struct Histories {
     pub capture: Vec<[[i16; 6]; 64]>,
     /// [previous piece-to] -> the reply that refuted it last.
     pub counter: Vec<Move>,
-    /// How far search results have strayed from the static evaluation, by kind of position.
-    pub correction: super::correction::CorrectionHistory,
 }
 
 const PIECE_TO: usize = 12 * 64;
@@ -75,7 +72,6 @@ impl Default for Histories {
             continuation: vec![0; PIECE_TO * PIECE_TO],
             capture: vec![[[0; 6]; 64]; 12],
             counter: vec![Move::NONE; PIECE_TO],
-            correction: Default::default(),
         }
     }
 }

@@ -6,9 +6,7 @@
 //! UCI text.
 
 pub mod bench;
-pub mod correction;
 pub mod history;
-mod marks;
 pub mod movepick;
 #[cfg(test)]
 mod nnue_tests;

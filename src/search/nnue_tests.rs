@@ -1,10 +1,9 @@
-//! The search with a net: accumulators stay in step with the board through every make,
-//! unmake and null move, on one thread and on several, from setup positions, middlegames
-//! and endings. The searcher is asked to compare them with a refresh after every make and
+//! The search with a net: accumulators stay in step with the board through every make
+//! and unmake, on one thread and on several, from setup positions, middlegames and
+//! endings. The searcher is asked to compare them with a refresh after every make and
 //! unmake and at every evaluation (`Worker::verify_accumulators`), an assertion that holds
 //! in release test builds too, and the test checks that it did.
 
-use super::params::SearchParams;
 use super::{Control, Limits, MATE_BOUND, Searcher};
 use crate::board::Position;
 use crate::eval::nnue::{Activation, network::tests::random_net};
@@ -22,12 +21,8 @@ fn search(s: &mut Searcher, fen: &str, depth: u32) -> super::SearchResult {
 #[test]
 fn searches_with_a_net_keep_the_accumulators_in_step() {
     let net = Arc::new(random_net(17, Activation::SCReLU));
-    // Null-move pruning is off by default; the second round turns it on, so that null moves
-    // are made and taken back too.
-    let with_nmp = SearchParams { USE_NMP: true, ..SearchParams::default() };
-    for (threads, params) in [(1, SearchParams::default()), (2, SearchParams::default()), (1, with_nmp)] {
+    for threads in [1, 2] {
         let mut s = Searcher::new(8, threads);
-        s.params = params;
         s.set_network(Some(net.clone()));
         let checks = Arc::new(AtomicU64::new(0));
         s.accumulator_checks = Some(checks.clone());
@@ -40,8 +35,7 @@ fn searches_with_a_net_keep_the_accumulators_in_step() {
         ] {
             let before = checks.load(Ordering::Relaxed);
             let r = search(&mut s, fen, 7);
-            // Every node is entered by a make (or a null move) and left by an unmake, and
-            // each of those was checked.
+            // Every node is entered by a make and left by an unmake, and each was checked.
             let checked = checks.load(Ordering::Relaxed) - before;
             // The floor only says the search ran: a loaded machine once left a two-thread
             // search of the rook ending at 637 nodes.

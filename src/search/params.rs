@@ -102,9 +102,7 @@ macro_rules! params {
 }
 
 params! {
-    USE_RAZORING = 0, 0, 1; "Feature switch: razoring (off: it lost in an ablation match)."
     USE_RFP = 1, 0, 1; "Feature switch: reverse futility pruning."
-    USE_NMP = 0, 0, 1; "Feature switch: null move pruning (off: it lost its ablation matches)."
     USE_FUTILITY = 1, 0, 1; "Feature switch: futility pruning of quiet moves."
     USE_LMP = 1, 0, 1; "Feature switch: late move pruning."
     USE_SEE_PRUNING = 1, 0, 1; "Feature switch: SEE pruning of quiet moves and captures."
@@ -113,19 +111,10 @@ params! {
     USE_CHECK_EXT = 1, 0, 1; "Feature switch: check extension."
     USE_SINGULAR = 1, 0, 1; "Feature switch: singular extension (and multi-cut)."
     USE_QS_CHECKS = 1, 0, 1; "Feature switch: quiet checks at the first ply of quiescence search."
-    USE_SMP_MARKS = 0, 0, 1; "Feature switch: with threads, reduce more where another thread searches."
-    USE_SMP_JOBS = 0, 0, 1; "Feature switch: helpers search depths fewer than half the threads search, and drop finished ones."
-    USE_CORRECTION = 0, 0, 1; "Feature switch: correct the static evaluation by the search's past errors."
-    USE_SMP_TIME = 0, 0, 1; "Feature switch: with threads, time management reads every thread's best-move changes, averaged."
     USE_CLOCK_TT = 1, 0, 1; "Feature switch: the table keeps evaluations the clocks have not faded, and no cutoff near the count's end."
     ASPIRATION_WINDOW = 25, 5, 100; "Half-width of the first aspiration window, centipawns."
     RFP_MAX_DEPTH = 8, 2, 12; "Reverse futility pruning: deepest depth it applies at."
     RFP_MARGIN = 80, 20, 200; "Reverse futility pruning: margin per ply of depth."
-    NMP_MIN_DEPTH = 3, 1, 6; "Null move pruning: shallowest depth."
-    NMP_BASE = 3, 1, 6; "Null move pruning: base reduction."
-    NMP_DEPTH_DIV = 4, 2, 8; "Null move pruning: one more ply of reduction per this much depth."
-    NMP_EVAL_DIV = 200, 50, 600; "Null move pruning: one more ply per this much eval above beta."
-    RAZOR_MARGIN = 350, 100, 800; "Razoring: drop to quiescence when eval is this far below alpha, per ply."
     FUTILITY_MAX_DEPTH = 8, 2, 12; "Futility pruning of quiet moves: deepest depth."
     FUTILITY_BASE = 90, 20, 300; "Futility pruning: base margin."
     FUTILITY_MARGIN = 100, 20, 300; "Futility pruning: margin per ply."
@@ -142,8 +131,6 @@ params! {
     IIR_MIN_DEPTH = 4, 2, 10; "Internal iterative reduction: shallowest depth without a TT move."
     QS_DELTA = 200, 50, 600; "Quiescence delta pruning margin."
     ORDER_PST_MUL = 0, 0, 64; "Quiet move ordering: weight of the piece-square gain."
-    CORR_PAWN_WEIGHT = 256, 0, 512; "Correction history: weight of the pawn structure's entry, of 256."
-    CORR_PIECE_WEIGHT = 128, 0, 512; "Correction history: weight of each side's pieces' entry, of 256."
 }
 
 impl Default for SearchParams {
@@ -192,7 +179,7 @@ mod tests {
         }
         let mut s = defaults;
         USE_LMR.set(&mut s, 0);
-        NMP_BASE.set(&mut s, 5);
-        assert!(!s.USE_LMR && s.NMP_BASE == 5);
+        FUTILITY_BASE.set(&mut s, 120);
+        assert!(!s.USE_LMR && s.FUTILITY_BASE == 120);
     }
 }

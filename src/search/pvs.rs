@@ -1,18 +1,15 @@
 //! Principal variation search and quiescence search. Node kinds (root, PV, non-PV) are
 //! zero-sized types, so each kind gets its own compiled copy of the search.
 
-use super::correction::Keys;
 use super::history::{PieceTo, bonus, moved_piece};
-use super::marks::Mark;
 use super::movepick::{MovePicker, OrderingContext, PickBuffers, is_noisy};
 use super::params::SearchParams;
 use super::see::{captured_value, see_ge};
-use super::tbprobe::TB_BOUND;
 use super::tt::Bound;
 use super::worker::Worker;
 use super::{MATE_BOUND, MAX_PLY, VALUE_INFINITE, VALUE_MATE, VALUE_NONE, mate_in, mated_in};
+use crate::board::Move;
 use crate::board::sittuyin::FIFTY_MOVE_PLIES;
-use crate::board::{Move, PieceType};
 
 /// Transposition-table cutoffs stop this many plies before the 50-move limit or the end of
 /// the count: a stored score may be a win that the limit, reached since, has made a draw.
@@ -110,13 +107,6 @@ impl Worker<'_> {
         Some(super::tbprobe::value(&p, self.ply))
     }
 
-    /// The correction history's keys for this node, when it corrects the static evaluation:
-    /// not in check (no static evaluation) and not in the setup (drops, not structures).
-    #[inline]
-    fn correction_keys(&self, in_check: bool) -> Option<Keys> {
-        (self.params.USE_CORRECTION && !in_check && !self.pos.in_setup()).then(|| Keys::of(&self.pos))
-    }
-
     /// The static evaluation as the table keeps it: before the clocks fade it under
     /// `USE_CLOCK_TT`, else as it came.
     #[inline]
@@ -167,17 +157,6 @@ impl Worker<'_> {
         score.abs() < MATE_BOUND || (VALUE_MATE - score.abs()) as u32 <= self.ply as u32 + left
     }
 
-    /// `raw` corrected by this thread's correction history, kept short of mate scores.
-    #[inline]
-    fn corrected(&self, raw: i32, keys: &Keys) -> i32 {
-        if raw.abs() >= MATE_BOUND {
-            return raw;
-        }
-        let p = &self.params;
-        let c = self.hist.correction.correction(self.pos.side_to_move(), keys, p.CORR_PAWN_WEIGHT, p.CORR_PIECE_WEIGHT);
-        (raw + c).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
-    }
-
     fn ordering(&self) -> OrderingContext<'_> {
         let f = &self.stack[self.ply + super::worker::STACK_OFFSET];
         let prev1 = self.stack[self.ply + super::worker::STACK_OFFSET - 1].piece_to;
@@ -204,7 +183,6 @@ impl Worker<'_> {
     fn make(&mut self, m: Move) {
         let piece = moved_piece(&self.pos, m);
         let f = self.frame(0);
-        f.current = m;
         f.piece_to = Some(PieceTo::new(piece, m));
         if let Some(acc) = &mut self.nnue {
             acc.push_move(&self.pos, m);
@@ -274,7 +252,7 @@ impl Worker<'_> {
         }
 
         // Static evaluation, refined by the TT score when its bound allows. The table keeps
-        // it before the clocks fade it and before the correction, the thread's latest.
+        // it before the clocks fade it.
         let raw_eval = if in_check {
             VALUE_NONE
         } else {
@@ -284,12 +262,7 @@ impl Worker<'_> {
             }
         };
         self.debug_check_table_eval(raw_eval);
-        let faded = self.fade_table_eval(raw_eval);
-        let corr_keys = self.correction_keys(in_check);
-        let static_eval = match &corr_keys {
-            Some(keys) => self.corrected(faded, keys),
-            None => faded,
-        };
+        let static_eval = self.fade_table_eval(raw_eval);
         let mut eval = static_eval;
         if let Some(e) = tte
             && !in_check
@@ -305,16 +278,8 @@ impl Worker<'_> {
         };
         // Grandchildren start with fresh killers; children share this ply's siblings' ones.
         self.stack[ply + super::worker::STACK_OFFSET + 2].killers = [Move::NONE; 2];
-        let prev_null = ply > 0 && self.stack[ply + super::worker::STACK_OFFSET - 1].current == Move::NULL;
 
         if !N::PV && !in_check && excluded == Move::NONE {
-            // Razoring: hopeless at low depth, verify with quiescence.
-            if self.params.USE_RAZORING && depth <= 3 && eval + self.params.RAZOR_MARGIN * depth < alpha {
-                let v = self.qsearch::<NonPv>(alpha, alpha + 1, self.params.USE_QS_CHECKS);
-                if v < alpha && v.abs() < MATE_BOUND {
-                    return v;
-                }
-            }
             // Reverse futility pruning: far above beta at low depth.
             if self.params.USE_RFP
                 && depth <= self.params.RFP_MAX_DEPTH
@@ -323,47 +288,6 @@ impl Worker<'_> {
             {
                 return (eval + beta) / 2;
             }
-            // Null move pruning, except where zugzwang is likely: the setup, a side with only
-            // king and pawns, and bare-king endings.
-            let us = self.pos.side_to_move();
-            let pawns_and_king =
-                self.pos.pieces(us, PieceType::Pawn).count() + self.pos.pieces(us, PieceType::King).count();
-            if self.params.USE_NMP
-                && depth >= self.params.NMP_MIN_DEPTH
-                && eval >= beta
-                && !prev_null
-                && !self.pos.in_setup()
-                && self.pos.pieces_of_color(us).count() > pawns_and_king
-                && !self.pos.is_bare(!us)
-                && beta > -MATE_BOUND
-            {
-                let r = self.params.NMP_BASE
-                    + depth / self.params.NMP_DEPTH_DIV
-                    + ((eval - beta) / self.params.NMP_EVAL_DIV).min(3);
-                let f = self.frame(0);
-                f.current = Move::NULL;
-                f.piece_to = None;
-                if let Some(acc) = &mut self.nnue {
-                    acc.push_null();
-                }
-                self.pos.do_null_move();
-                self.ply += 1;
-                self.nodes += 1;
-                self.verify_accumulators();
-                let v = -self.search::<NonPv>(-beta, -beta + 1, depth - r, !cut_node);
-                if let Some(acc) = &mut self.nnue {
-                    acc.pop();
-                }
-                self.pos.undo_null_move();
-                self.ply -= 1;
-                self.verify_accumulators();
-                if self.halted() {
-                    return 0;
-                }
-                if v >= beta {
-                    return if v >= MATE_BOUND { beta } else { v };
-                }
-            }
         }
 
         // Internal iterative reduction: without a TT move this node is probably not worth
@@ -371,13 +295,6 @@ impl Worker<'_> {
         if self.params.USE_IIR && tt_move == Move::NONE && depth >= self.params.IIR_MIN_DEPTH && (N::PV || cut_node) {
             depth -= 1;
         }
-
-        // Near the root, whether another thread is searching this node too (Lazy SMP).
-        let shared = self.shared;
-        let mark = match &shared.marks {
-            Some(marks) if !N::ROOT => marks.enter(self.id, key, ply),
-            _ => Mark::NONE,
-        };
 
         let buf = self.pick_pool.pop().unwrap_or_else(PickBuffers::boxed);
         let mut mp = MovePicker::new(tt_move, buf);
@@ -474,8 +391,6 @@ impl Worker<'_> {
                 red += 100 * (!N::PV) as i32 + 100 * cut_node as i32 - 100 * improving as i32;
                 red -= 100 * gives_check as i32;
                 red -= hist * 100 / self.params.LMR_HISTORY_DIV;
-                // Another thread is here already: leave the deep answer to it.
-                red += 100 * mark.other_thread_here() as i32;
                 let d = (new_depth - red / 100).clamp(1, new_depth.max(1));
                 v = -self.search::<NonPv>(-alpha - 1, -alpha, d, true);
                 if v > alpha && d < new_depth {
@@ -503,7 +418,7 @@ impl Worker<'_> {
                     rm.sel_depth = sel;
                     rm.pv = pv;
                     if move_count > 1 && self.pv_idx == 0 {
-                        self.set_best_move_changes(self.best_move_changes() + 1.0);
+                        self.best_move_changes += 1.0;
                         self.root_stats.best_changes += 1;
                     }
                 } else {
@@ -544,17 +459,6 @@ impl Worker<'_> {
             };
         } else if best_move != Move::NONE && best >= beta {
             self.update_histories(best_move, depth, &quiets, &captures);
-        }
-
-        // The static evaluation was wrong in the direction the bound proves: too high if
-        // every move failed low under it, too low if a quiet best move beat it.
-        if let Some(keys) = &corr_keys
-            && excluded == Move::NONE
-            && best.abs() < TB_BOUND
-            && (best_move == Move::NONE || !is_noisy(&self.pos, best_move))
-            && ((best < static_eval && best < beta) || (best > static_eval && best_move != Move::NONE))
-        {
-            self.hist.correction.update(us, keys, best - static_eval, depth);
         }
 
         if excluded == Move::NONE && !(N::ROOT && self.pv_idx > 0) {
@@ -657,7 +561,7 @@ impl Worker<'_> {
 
         let mut best;
         let raw_eval;
-        // The static evaluation as stand-pat and delta pruning use it (corrected).
+        // The static evaluation as stand-pat and delta pruning use it.
         let mut stand = VALUE_NONE;
         if in_check {
             raw_eval = VALUE_NONE;
@@ -668,11 +572,7 @@ impl Worker<'_> {
                 _ => self.table_eval(),
             };
             self.debug_check_table_eval(raw_eval);
-            let faded = self.fade_table_eval(raw_eval);
-            stand = match self.correction_keys(false) {
-                Some(keys) => self.corrected(faded, &keys),
-                None => faded,
-            };
+            stand = self.fade_table_eval(raw_eval);
             best = stand;
             if let Some(e) = tte
                 && e.score.abs() < MATE_BOUND

@@ -130,21 +130,6 @@ fn the_last_line_reported_leads_with_the_move_played_at_two_threads() {
 }
 
 #[test]
-fn smp_switches_leave_one_thread_alone_and_two_threads_legal() {
-    let marks = SearchParams { USE_SMP_MARKS: true, ..SearchParams::default() };
-    let jobs = SearchParams { USE_SMP_JOBS: true, ..SearchParams::default() };
-    for on in [marks, jobs] {
-        // One thread has no other thread to meet or leave a depth to: the same search, node for node.
-        assert_eq!(search(MIDDLEGAME, 8, on), search(MIDDLEGAME, 8, SearchParams::default()));
-        for fen in super::bench::POSITIONS.iter().step_by(4) {
-            let pos = Position::from_fen(fen).unwrap();
-            let (best, _, _) = search_with(Searcher::new(16, 2), fen, 8, on);
-            assert!(pos.legal_moves().iter().any(|m| m.to_string() == best), "{fen}: {best}");
-        }
-    }
-}
-
-#[test]
 fn with_use_clock_tt_the_table_keeps_evaluations_the_clocks_have_not_faded() {
     // Both sides shuffle a knight back and forth, so every search meets the positions of
     // the earlier ones again with a higher 50-move clock. Under `USE_CLOCK_TT` every

@@ -11,7 +11,7 @@ use super::{Control, Info, Limits, MATE_BOUND, MAX_PLY, VALUE_INFINITE, VALUE_MA
 use crate::board::{Move, Position};
 use crate::eval::nnue::{AccumulatorStack, Network};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 /// What all threads of one search share.
@@ -25,13 +25,6 @@ pub(super) struct Shared<'a> {
     pub abort: CacheLine<AtomicBool>,
     /// Nodes searched, one counter per thread, each on its own line.
     pub nodes: Vec<CacheLine<AtomicU64>>,
-    /// The deepest iteration any thread has finished (`USE_SMP_JOBS`).
-    pub done_depth: CacheLine<AtomicI32>,
-    /// The depth each thread is searching (`USE_SMP_JOBS`).
-    pub searching: Vec<CacheLine<AtomicI32>>,
-    /// Each thread's decaying count of best-move changes at the root, as `f64` bits: the
-    /// thread's own time management reads its cell, `USE_SMP_TIME` all of them.
-    pub best_changes: Vec<CacheLine<AtomicU64>>,
     pub multipv: usize,
     /// More search threads than the machine has cores.
     pub oversubscribed: bool,
@@ -43,19 +36,10 @@ pub(super) struct Shared<'a> {
     pub network: Option<Arc<Network>>,
     /// The settings of this search, copied when it started.
     pub params: SearchParams,
-    /// Which nodes near the root each thread is searching: with two threads or more and
-    /// `USE_SMP_MARKS` on.
-    pub marks: Option<super::marks::Marks>,
     /// Test builds: when set, every make, unmake and evaluation asserts that the
     /// accumulators equal a refresh (`Worker::verify_accumulators`) and counts here.
     #[cfg(test)]
     pub accumulator_checks: Option<Arc<AtomicU64>>,
-}
-
-/// The mean of the threads' published best-move changes (`f64` bits; 0 before any).
-fn average_best_changes(cells: &[CacheLine<AtomicU64>]) -> f64 {
-    let sum: f64 = cells.iter().map(|c| f64::from_bits(c.0.load(Ordering::Relaxed))).sum();
-    sum / cells.len().max(1) as f64
 }
 
 /// A value alone on its cache line, so that threads writing their neighbours' values do
@@ -108,20 +92,13 @@ pub(super) struct RootMove {
 pub(super) struct Frame {
     pub static_eval: i32,
     pub killers: [Move; 2],
-    pub current: Move,
     pub piece_to: Option<PieceTo>,
     pub excluded: Move,
 }
 
 impl Default for Frame {
     fn default() -> Self {
-        Frame {
-            static_eval: VALUE_NONE,
-            killers: [Move::NONE; 2],
-            current: Move::NONE,
-            piece_to: None,
-            excluded: Move::NONE,
-        }
+        Frame { static_eval: VALUE_NONE, killers: [Move::NONE; 2], piece_to: None, excluded: Move::NONE }
     }
 }
 
@@ -157,6 +134,9 @@ pub(super) struct Worker<'a> {
     pub pv_idx: usize,
     pub root_depth: i32,
     pub completed_depth: i32,
+    /// A decaying count of best-move changes at the root; the main thread's time
+    /// management gives itself more time while it is high.
+    pub best_move_changes: f64,
     /// What this search did at the root, for the debug log (issue 32's diagnosis).
     pub root_stats: RootStats,
     pub reductions: &'a [[i32; 64]; 64],
@@ -210,6 +190,7 @@ impl<'a> Worker<'a> {
             pv_idx: 0,
             root_depth: 0,
             completed_depth: 0,
+            best_move_changes: 0.0,
             root_stats: RootStats::default(),
             reductions,
             params: shared.params,
@@ -288,44 +269,10 @@ impl<'a> Worker<'a> {
         self.halted()
     }
 
-    /// Whether the current iteration must unwind: the search is stopped, or (a helper with
-    /// `USE_SMP_JOBS`) another thread has finished this depth, so the rest of it is waste.
+    /// Whether the search is stopped, so the current iteration must unwind.
     #[inline(always)]
     pub fn halted(&self) -> bool {
-        self.shared.abort.load(Ordering::Relaxed) || self.stale()
-    }
-
-    #[inline(always)]
-    fn stale(&self) -> bool {
-        self.takes_jobs() && self.shared.done_depth.load(Ordering::Relaxed) >= self.root_depth
-    }
-
-    /// A helper under `USE_SMP_JOBS`: it picks its depths and drops finished ones.
-    #[inline(always)]
-    fn takes_jobs(&self) -> bool {
-        self.id > 0 && self.params.USE_SMP_JOBS
-    }
-
-    /// The depth to search after `prev`. The main thread deepens one ply at a time; with
-    /// `USE_SMP_JOBS` a helper takes the shallowest depth past every finished one that fewer
-    /// than half of the other threads are searching or past, so that two threads are not
-    /// searching the same tree at the same moment.
-    fn next_depth(&self, prev: i32) -> i32 {
-        let sh = self.shared;
-        if !self.takes_jobs() {
-            return prev + 1;
-        }
-        let threads = sh.searching.len();
-        let mut depth = (prev + 1).max(sh.done_depth.load(Ordering::Relaxed) + 1);
-        loop {
-            let others = (sh.searching.iter().enumerate())
-                .filter(|&(i, d)| i != self.id && d.load(Ordering::Relaxed) >= depth)
-                .count();
-            if 2 * others < threads {
-                return depth;
-            }
-            depth += 1;
-        }
+        self.shared.abort.load(Ordering::Relaxed)
     }
 
     fn check_limits(&self) {
@@ -364,26 +311,16 @@ impl<'a> Worker<'a> {
         let multipv = self.shared.multipv.min(self.root_moves.len()).max(1);
         let mut last_best = Move::NONE;
         let mut stable_iterations = 0;
-        let mut depth = 0;
-        loop {
-            depth = self.next_depth(depth);
-            if depth > max_depth {
-                break;
-            }
+        for depth in 1..=max_depth {
             self.root_depth = depth;
-            self.shared.searching[self.id].store(depth, Ordering::Relaxed);
-            self.set_best_move_changes(self.best_move_changes() * 0.5);
+            self.best_move_changes *= 0.5;
             for rm in self.root_moves.iter_mut() {
                 rm.prev_value = rm.value;
             }
-            // An iteration dropped half way must leave the last finished one's lines.
-            let saved = self.takes_jobs().then(|| self.root_moves.clone());
-            let mut finished = true;
             for pv_idx in 0..multipv {
                 self.pv_idx = pv_idx;
                 self.seldepth = 0;
                 if !self.aspiration(depth, report) {
-                    finished = false;
                     break;
                 }
                 self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.value));
@@ -391,15 +328,7 @@ impl<'a> Worker<'a> {
             if self.shared.abort.load(Ordering::Relaxed) {
                 break;
             }
-            if !finished {
-                // Another thread finished this depth first: on to a deeper one.
-                if let Some(saved) = saved {
-                    self.root_moves = saved;
-                }
-                continue;
-            }
             self.completed_depth = depth;
-            self.shared.done_depth.fetch_max(depth, Ordering::Relaxed);
             if self.id == 0 {
                 self.report_lines(depth, Bound::Exact, report);
                 if self.main_thread_done(depth, &mut last_best, &mut stable_iterations) {
@@ -459,28 +388,6 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// This thread's decaying count of best-move changes at the root. It lives in the
-    /// shared cell alone, where the main thread's time management can read every thread's.
-    pub(super) fn best_move_changes(&self) -> f64 {
-        f64::from_bits(self.shared.best_changes[self.id].load(Ordering::Relaxed))
-    }
-
-    /// Sets this thread's count (`best_move_changes`); only this thread writes it.
-    pub(super) fn set_best_move_changes(&self, v: f64) {
-        self.shared.best_changes[self.id].store(v.to_bits(), Ordering::Relaxed);
-    }
-
-    /// The best-move changes that time management weighs: the main thread's own, or under
-    /// `USE_SMP_TIME` the average over all threads, since a helper that keeps changing its
-    /// mind at the root is evidence of an unsettled position too (one thread: the same).
-    fn best_changes_for_time(&self) -> f64 {
-        let sh = self.shared;
-        if !sh.params.USE_SMP_TIME {
-            return self.best_move_changes();
-        }
-        average_best_changes(&sh.best_changes)
-    }
-
     /// After an iteration: whether the main thread should stop deepening.
     fn main_thread_done(&mut self, depth: i32, last_best: &mut Move, stable: &mut i32) -> bool {
         let sh = self.shared;
@@ -505,7 +412,7 @@ impl<'a> Worker<'a> {
         }
         // A best move that keeps changing earns more time, a settled one less; so does a
         // falling score.
-        let instability = 1.0 + self.best_changes_for_time();
+        let instability = 1.0 + self.best_move_changes;
         let stability = 1.3 - 0.06 * *stable as f64;
         let drop = (best.prev_value - best.value).clamp(0, 100) as f64 / 200.0;
         let factor = (instability * stability * (1.0 + drop)).clamp(0.4, 2.5);
@@ -526,21 +433,5 @@ impl<'a> Worker<'a> {
             let line_bound = if i == self.pv_idx { bound } else { Bound::Exact };
             report(&sh.line_info(rm, i + 1, depth, value, line_bound, nodes));
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn time_management_averages_the_published_best_move_changes() {
-        let cells: Vec<CacheLine<AtomicU64>> = (0..4).map(|_| CacheLine::default()).collect();
-        assert_eq!(average_best_changes(&cells), 0.0);
-        for (c, v) in cells.iter().zip([3.0f64, 0.5, 0.0, 0.5]) {
-            c.0.store(v.to_bits(), Ordering::Relaxed);
-        }
-        assert_eq!(average_best_changes(&cells), 1.0);
-        assert_eq!(average_best_changes(&cells[..1]), 3.0);
     }
 }

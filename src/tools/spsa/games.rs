@@ -129,7 +129,7 @@ mod tests {
                 show_games: false,
             },
         };
-        let dims = vec![Dim::new("LMR_BASE", 0, 200, 0.05), Dim::new("NMP_BASE", 1, 6, 0.05)];
+        let dims = vec![Dim::new("LMR_BASE", 0, 200, 0.05), Dim::new("SE_MARGIN", 1, 6, 0.05)];
         let p = Perturbation { k: 4, delta: vec![1, -1], c: vec![12.0, 1.2], plus: vec![92, 2], minus: vec![68, 4] };
         let cfg = referee.config(&dims, &p, 99);
         assert_eq!((cfg.total_games(), cfg.repeat, cfg.srand), (6, true, Some(99)));
@@ -138,15 +138,15 @@ mod tests {
         assert_eq!((plus.name.as_str(), minus.name.as_str()), ("plus", "minus"));
         assert_eq!((plus.nodes, plus.tc), (Some(3000), None));
         let opt = |e: &EngineConfig, n: &str| e.options.iter().find(|(k, _)| k == n).map(|(_, v)| v.clone());
-        assert_eq!((opt(plus, "LMR_BASE"), opt(plus, "NMP_BASE")), (Some("92".into()), Some("2".into())));
-        assert_eq!((opt(minus, "LMR_BASE"), opt(minus, "NMP_BASE")), (Some("68".into()), Some("4".into())));
+        assert_eq!((opt(plus, "LMR_BASE"), opt(plus, "SE_MARGIN")), (Some("92".into()), Some("2".into())));
+        assert_eq!((opt(minus, "LMR_BASE"), opt(minus, "SE_MARGIN")), (Some("68".into()), Some("4".into())));
         assert_eq!(opt(minus, "Hash"), Some("4".into()));
         // The same command line through `sitke match`'s own parser gives the same engines,
         // so what SPSA plays is what a user can replay by hand.
         let by_hand = crate::tools::r#match::cli::parse(
             &"-engine cmd=target/release/sitke name=plus option.Threads=1 option.Hash=4 \
-              option.LMR_BASE=92 option.NMP_BASE=2 -engine cmd=target/release/sitke name=minus \
-              option.Threads=1 option.Hash=4 option.LMR_BASE=68 option.NMP_BASE=4 \
+              option.LMR_BASE=92 option.SE_MARGIN=2 -engine cmd=target/release/sitke name=minus \
+              option.Threads=1 option.Hash=4 option.LMR_BASE=68 option.SE_MARGIN=4 \
               -each nodes=3000 timemargin=100 -games 2 -rounds 3 -repeat \
               -concurrency 2 -openings random plies=10 -srand 99 -ratinginterval 0 \
               -event sitke spsa iteration 4"

@@ -342,7 +342,7 @@ mod tests {
             pairs: 2,
             limit: "tc=2+0.02".parse().unwrap(),
             opening_plies: 8,
-            dims: vec![Dim::new("LMR_BASE", 0, 200, 0.05), Dim::new("NMP_BASE", 1, 6, 0.05)],
+            dims: vec![Dim::new("LMR_BASE", 0, 200, 0.05), Dim::new("SE_MARGIN", 1, 6, 0.05)],
         }
     }
 
@@ -392,7 +392,7 @@ mod tests {
         other.pairs = 3;
         other.dims.pop();
         let msg = other.mismatch(&saved).unwrap();
-        assert!(msg.contains("saved: pairs 2, param NMP_BASE 1 6 1; now: pairs 3"), "{msg}");
+        assert!(msg.contains("saved: pairs 2, param SE_MARGIN 1 6 1; now: pairs 3"), "{msg}");
     }
 
     #[test]

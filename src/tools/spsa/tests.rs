@@ -58,7 +58,7 @@ fn problem(iterations: u64, r_end: f64, seed: u64) -> (State, Synthetic) {
     let dims = vec![
         Dim::new("LMR_BASE", 0, 200, 0.05),
         Dim::new("RFP_MARGIN", 20, 200, 0.05),
-        Dim::new("NMP_BASE", 1, 6, 0.05),
+        Dim::new("SE_MARGIN", 1, 6, 0.05),
     ];
     let settings = Settings {
         seed,
@@ -103,7 +103,7 @@ fn prints_a_line_and_the_values_for_every_iteration() {
     assert_eq!(lines.len(), 10, "{text}");
     for k in 1..=5 {
         assert!(lines[2 * k - 2].starts_with(&format!("iteration {k}/5: plus vs minus ")), "{text}");
-        assert!(lines[2 * k - 1].contains(" LMR_BASE=") && lines[2 * k - 1].contains(" NMP_BASE="), "{text}");
+        assert!(lines[2 * k - 1].contains(" LMR_BASE=") && lines[2 * k - 1].contains(" SE_MARGIN="), "{text}");
     }
     assert!(lines[0].contains("ETA") && !lines[8].contains("ETA"), "{text}");
     let mut summary = Vec::new();
@@ -152,8 +152,10 @@ fn the_command_continues_its_state_file_and_refuses_other_settings() {
     let dir = std::env::temp_dir().join(format!("sitke-spsa-main-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("run.spsa");
-    let line =
-        format!("spsa --state {} --params LMR_BASE,NMP_BASE --iterations 3 --nodes 1000 --engine none", path.display());
+    let line = format!(
+        "spsa --state {} --params LMR_BASE,SE_MARGIN --iterations 3 --nodes 1000 --engine none",
+        path.display()
+    );
     let args = Cmd::parse_from(line.split_whitespace()).args;
     let (settings, start, _) = args.resolve().unwrap();
     let mut state = State::new(settings, start);
@@ -166,7 +168,7 @@ fn the_command_continues_its_state_file_and_refuses_other_settings() {
     let text = String::from_utf8(out).unwrap();
     assert!(text.starts_with("spsa: continuing"), "{text}");
     assert!(text.contains("spsa: 3 of 3 iterations played, 12 games"), "{text}");
-    assert!(text.contains("setoption name NMP_BASE value"), "{text}");
+    assert!(text.contains("setoption name SE_MARGIN value"), "{text}");
 
     let other = Cmd::parse_from(format!("{line} --pairs 3").split_whitespace()).args;
     let err = cli::main(&other, &mut Vec::new()).unwrap_err();
