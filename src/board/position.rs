@@ -13,8 +13,6 @@ pub struct State {
     pub key: u64,
     /// Plies since the last capture, pawn move, promotion or drop.
     pub rule50: u32,
-    /// Plies since the last null move (or since the start of the known history).
-    pub plies_from_null: u32,
     /// The counting limit in plies while counting runs, else 0.
     pub counting_limit: u32,
     /// Plies counted since counting started.
@@ -47,7 +45,6 @@ impl Position {
         states.push(State {
             key: 0,
             rule50: 0,
-            plies_from_null: 0,
             counting_limit: 0,
             counting_ply: 0,
             checkers: Bitboard::EMPTY,
@@ -398,7 +395,6 @@ impl Position {
         self.states.push(State {
             key,
             rule50,
-            plies_from_null: prev.plies_from_null + 1,
             counting_limit,
             counting_ply,
             checkers: Bitboard::EMPTY,
@@ -441,35 +437,6 @@ impl Position {
         }
         #[cfg(debug_assertions)]
         self.check();
-    }
-
-    /// Passes the move to the opponent (for null-move pruning; never while in check).
-    pub fn do_null_move(&mut self) {
-        let prev = *self.state();
-        debug_assert!(prev.checkers.is_empty());
-        self.stm = !self.stm;
-        self.game_ply += 1;
-        self.states.push(State {
-            key: prev.key ^ zobrist::side(),
-            rule50: prev.rule50 + 1,
-            plies_from_null: 0,
-            counting_limit: prev.counting_limit,
-            counting_ply: if prev.counting_limit != 0 { prev.counting_ply + 1 } else { 0 },
-            checkers: Bitboard::EMPTY,
-            captured: None,
-            last_move: Move::NULL,
-        });
-        let checkers = self.compute_checkers();
-        let last = self.states.len() - 1;
-        self.states[last].checkers = checkers;
-    }
-
-    /// Takes back a null move.
-    pub fn undo_null_move(&mut self) {
-        let st = self.states.pop().expect("undo_null_move needs a null move");
-        debug_assert_eq!(st.last_move, Move::NULL);
-        self.stm = !self.stm;
-        self.game_ply -= 1;
     }
 
     /// Forgets the history before the current position (keeps the current state as root),

@@ -72,10 +72,11 @@ impl Outcome {
 
 impl Position {
     /// How many times the current position occurred before within the reversible window
-    /// (since the last capture, pawn move, promotion, drop or null move).
+    /// (since the last capture, pawn move, promotion or drop, as far back as the history
+    /// goes).
     pub fn repetitions(&self) -> u32 {
         let st = self.state();
-        let end = st.rule50.min(st.plies_from_null) as usize;
+        let end = st.rule50 as usize;
         let n = self.states.len();
         let mut count = 0;
         let mut i = 4;
@@ -93,7 +94,7 @@ impl Position {
     /// root it takes a third occurrence, as in the game.
     pub fn is_repetition_draw(&self, ply: usize) -> bool {
         let st = self.state();
-        let end = st.rule50.min(st.plies_from_null) as usize;
+        let end = st.rule50 as usize;
         let n = self.states.len();
         let mut count = 0;
         let mut i = 4;

@@ -315,7 +315,7 @@ const _: () = assert!(std::mem::size_of::<Move>() == 2);
 impl Move {
     /// No move: the all-zero value, never legal.
     pub const NONE: Move = Move(0);
-    /// The null move used by null-move pruning.
+    /// The null move, written `0000` in UCI; no search plays it.
     pub const NULL: Move = Move(0b11 << 14);
 
     const PROMOTION: u16 = 0b01 << 14;

@@ -103,15 +103,6 @@ impl AccumulatorStack {
         self.top += 1;
     }
 
-    /// Pushes an unchanged pair, for a null move.
-    pub fn push_null(&mut self) {
-        assert!(self.top < self.capacity, "accumulator stack overflow");
-        let n = self.net.hidden();
-        let (parent, child) = self.acc.split_at_mut((self.top + 1) * 2 * n);
-        child[..2 * n].copy_from_slice(&parent[self.top * 2 * n..]);
-        self.top += 1;
-    }
-
     /// Takes back the last push.
     pub fn pop(&mut self) {
         debug_assert!(self.top > 0, "pop below the root");
