@@ -1,26 +1,34 @@
 #!/usr/bin/env python3
-"""Build a book of unbalanced setups for self-play tests (docs/match.md, "Unbalanced setups").
+"""Build the book of unbalanced setups that self-play tests start from (docs/testing.md,
+"The unbalanced book").
 
-Self-play between two close Sitke builds is about 90% draws from balanced setups, so an
-SPRT needs many hundreds of games to see a few Elo. Chess testing starts from positions
-where one side is clearly, but not decisively, better, so that a game pair turns on whether
-the better side converts; whether that makes tests here decide sooner is not shown yet
-(docs/match.md has the first look).
+Two steps, each its own command:
 
-    python3 scripts/book.py --out book.epd --count 1000 --seed 1 [--random-moves 6] \
-        [--engine target/release/sitke] [--nodes 100000] [--low 80] [--high 160]
+    python3 scripts/book.py score --out data/book/scored.0 --count 16000 --shard 0/2 &
+    python3 scripts/book.py score --out data/book/scored.1 --count 16000 --shard 1/2
+    python3 scripts/book.py select --scored data/book/scored.0 data/book/scored.1 --low 60 --high 160 \
+        --out books/unbalanced.epd --held-out books/unbalanced-held.epd
 
-Each candidate is a random complete setup (all 16 placement plies chosen at random among
-the legal drops, by pyffish, so every placement rule is Fairy-Stockfish's), then
-`--random-moves` random plies of play (setups alone are rarely unbalanced), scored by the
-engine searching `--nodes` nodes; it is kept when its score, from either side, lies in
-[--low, --high] centipawns. The output is EPD for `sitke match -openings file=book.epd
-format=epd` (with `-repeat`, so each setup is played from both sides), one setup a line
-with its score from White's side as a comment. The same seed, engine and nodes give the
-same book.
+`score` draws candidates and scores them, appending one line a candidate to --out; it is
+resumable (rerun the same command and it goes on after the last candidate written) and the
+same seed, engine and node counts write the same lines however often it was cut. Candidate
+i is its own random stream (seed and i), a random complete setup (all 16 placement plies
+chosen at random among the legal drops, by pyffish, so every placement rule is
+Fairy-Stockfish's) followed by --random-moves random plies of play (a setup alone is rarely
+unbalanced). A quick search of --quick-nodes sorts out the candidates that are plainly
+level or plainly lost; the rest get the deep search of --nodes, each from an empty table,
+so a score does not depend on what was scored before.
+
+`select` keeps the scored candidates whose deep score, from either side, lies in [--low,
+--high] centipawns, drops repeats, and splits them by a hash of the position: about
+--held-share of them go to --held-out, a part that no tuning and no gate ever plays, kept
+for the strength figures; the rest to --out. Each line is EPD for `sitke match -openings
+file=BOOK.epd format=epd` (played with `-repeat`, so each setup is played from both sides),
+with the deep score from White's side as a comment.
 """
 
 import argparse
+import hashlib
 import os
 import random
 import sys
@@ -34,13 +42,13 @@ VARIANT = "sittuyin"
 SETUP_PLIES = 16
 
 
-def random_setup(rng, start, random_moves=0):
-    """The FEN after a random complete setup and `random_moves` random plies of play (a
-    game that ends within them gives None)."""
+def candidate(seed, index, start, random_moves):
+    """Candidate `index` of `seed`: the FEN after a random complete setup and `random_moves`
+    random plies of play, or None when the game ends within them."""
+    rng = random.Random(f"{seed}:{index}")
     moves = []
     for _ in range(SETUP_PLIES):
-        legal = sorted(pyffish.legal_moves(VARIANT, start, moves))
-        drops = [m for m in legal if "@" in m]
+        drops = [m for m in sorted(pyffish.legal_moves(VARIANT, start, moves)) if "@" in m]
         if not drops:
             break
         moves.append(rng.choice(drops))
@@ -49,53 +57,149 @@ def random_setup(rng, start, random_moves=0):
         if not legal:
             return None
         moves.append(rng.choice(legal))
+    if not pyffish.legal_moves(VARIANT, start, moves):
+        return None
     return pyffish.get_fen(VARIANT, start, moves)
+
+
+def white_score(fen, cp):
+    return cp if fen.split()[1] == "w" else -cp
+
+
+def last_index(path):
+    """The index of the last whole line in `path`, or -1; a torn last line is cut off."""
+    if not os.path.exists(path):
+        return -1
+    with open(path) as f:
+        text = f.read()
+    if text and not text.endswith("\n"):
+        text = text[: text.rfind("\n") + 1]
+        with open(path, "w") as f:
+            f.write(text)
+    lines = text.splitlines()
+    return int(lines[-1].split("\t")[0]) if lines else -1
+
+
+def score(args):
+    """Appends `index <TAB> quick <TAB> deep <TAB> fen` lines (scores from White's side; `-`
+    for a search not made or a mate found) for candidates up to --count."""
+    start = pyffish.start_fen(VARIANT)
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    shard, shards = (int(x) for x in args.shard.split("/"))
+    first = last_index(args.out) + 1
+    if first >= args.count:
+        print(f"book.py: {args.out} already holds {args.count} candidates", file=sys.stderr)
+        return
+    engine = Engine(args.engine, {"Hash": args.hash})
+    deep_made = 0
+    try:
+        with open(args.out, "a") as out:
+            for i in range(first, args.count):
+                if i % shards != shard:
+                    continue
+                fen = candidate(args.seed, i, start, args.random_moves)
+                quick = deep = None
+                if fen is not None:
+                    engine.send("ucinewgame")
+                    engine.sync()
+                    quick = engine.score(fen, f"nodes {args.quick_nodes}")
+                    if quick is not None and args.quick_low <= abs(quick) <= args.quick_high:
+                        engine.send("ucinewgame")
+                        engine.sync()
+                        deep = engine.score(fen, f"nodes {args.nodes}")
+                        deep_made += 1
+                cols = [str(i)]
+                for cp in (quick, deep):
+                    cols.append("-" if cp is None else f"{white_score(fen, cp):+d}")
+                cols.append(fen or "-")
+                out.write("\t".join(cols) + "\n")
+                out.flush()
+                if (i + 1) % 500 == 0:
+                    print(f"book.py: {i + 1} candidates scored ({deep_made} deep this run)",
+                          file=sys.stderr)
+    finally:
+        engine.close()
+
+
+def held(fen, share):
+    """Whether `fen` belongs to the held-out part: a hash of the position, not of the line,
+    so the split is the same whatever the order or the band."""
+    h = int.from_bytes(hashlib.sha256(position_key(fen).encode()).digest()[:8], "big")
+    return h % 1000 < share * 1000
+
+
+def position_key(fen):
+    """The FEN without its move counters: two candidates that differ only there are the
+    same setup."""
+    return " ".join(fen.split()[:-2])
+
+
+def select(args):
+    seen, kept, out_held = set(), [], []
+    rows = []
+    for path in args.scored:
+        with open(path) as f:
+            rows += [line.rstrip("\n").split("\t") for line in f]
+    # In candidate order, whatever the shards: the book is the same however it was scored.
+    rows.sort(key=lambda r: int(r[0]))
+    for row in rows:
+        _, _, deep, fen = row
+        if deep == "-" or not args.low <= abs(int(deep)) <= args.high:
+            continue
+        key = position_key(fen)
+        if key in seen:
+            continue
+        seen.add(key)
+        epd = f'{fen} ; c0 "score {int(deep):+d} for White at {args.nodes} nodes"'
+        (out_held if held(fen, args.held_share) else kept).append(epd)
+    for path, lines in ((args.out, kept), (args.held_out, out_held)):
+        if path:
+            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+            with open(path, "w") as f:
+                f.write("".join(x + "\n" for x in lines))
+    print(f"book.py: {len(kept)} setups to {args.out}, {len(out_held)} held out"
+          f"{' to ' + args.held_out if args.held_out else ' (not written)'}", file=sys.stderr)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", required=True, help="the EPD file to write")
-    ap.add_argument("--count", type=int, default=1000, help="setups to keep")
-    ap.add_argument("--seed", type=int, default=1, help="seed of the random setups")
-    ap.add_argument("--engine", default="target/release/sitke", help="the scoring engine")
-    ap.add_argument("--nodes", type=int, default=100000, help="nodes of each scoring search")
-    ap.add_argument("--low", type=int, default=80, help="smallest advantage kept, cp")
-    ap.add_argument("--high", type=int, default=160, help="largest advantage kept, cp")
-    ap.add_argument("--random-moves", type=int, default=0,
-                    help="random plies of play after the setup, before scoring")
-    ap.add_argument("--hash", type=int, default=16, help="the engine's hash, MiB")
-    args = ap.parse_args()
-    if not 0 <= args.low <= args.high:
-        ap.error("need 0 <= --low <= --high")
+    sub = ap.add_subparsers(dest="command", required=True)
 
-    rng = random.Random(args.seed)
-    start = pyffish.start_fen(VARIANT)
-    engine = Engine(args.engine, {"Hash": args.hash})
-    kept, tried, seen = [], 0, set()
-    try:
-        while len(kept) < args.count:
-            fen = random_setup(rng, start, args.random_moves)
-            tried += 1
-            if fen is None or fen in seen:
-                continue
-            seen.add(fen)
-            # A fresh table for each setup, so a setup's score does not depend on the
-            # ones scored before it and the book is the same however it is cut.
-            engine.send("ucinewgame")
-            engine.sync()
-            cp = engine.score(fen, f"nodes {args.nodes}")
-            if cp is None or not args.low <= abs(cp) <= args.high:
-                continue
-            white = cp if fen.split()[1] == "w" else -cp
-            kept.append(f'{fen} ; c0 "score {white:+d} for White at {args.nodes} nodes"')
-            if len(kept) % 100 == 0:
-                print(f"book.py: {len(kept)} kept of {tried} tried", file=sys.stderr)
-    finally:
-        engine.close()
-    with open(args.out, "w") as f:
-        f.write("\n".join(kept) + "\n")
-    print(f"book.py: wrote {len(kept)} setups to {args.out} ({tried} tried, "
-          f"{100 * len(kept) / tried:.0f}% kept)", file=sys.stderr)
+    sc = sub.add_parser("score", help="draw and score candidates (resumable)")
+    sc.add_argument("--out", required=True, help="the file of scored candidates, appended to")
+    sc.add_argument("--count", type=int, required=True, help="candidates to draw in all")
+    sc.add_argument("--seed", type=int, default=71, help="seed of the random candidates")
+    sc.add_argument("--random-moves", type=int, default=4,
+                    help="random plies of play after the setup (default 4)")
+    sc.add_argument("--engine", default="target/release/sitke", help="the scoring engine")
+    sc.add_argument("--quick-nodes", type=int, default=20000,
+                    help="nodes of the sorting search (default 20000)")
+    sc.add_argument("--quick-low", type=int, default=30,
+                    help="smallest quick score that earns a deep search, cp (default 30)")
+    sc.add_argument("--quick-high", type=int, default=250,
+                    help="largest quick score that earns a deep search, cp (default 250)")
+    sc.add_argument("--nodes", type=int, default=500000,
+                    help="nodes of the deep search (default 500000)")
+    sc.add_argument("--hash", type=int, default=64, help="the engine's hash, MiB")
+    sc.add_argument("--shard", default="0/1",
+                    help="K/N: score only the candidates whose index is K modulo N, so N "
+                    "processes (each with its own --out) share the work (default 0/1)")
+
+    se = sub.add_parser("select", help="keep a band of scored candidates, split off a part")
+    se.add_argument("--scored", required=True, nargs="+",
+                    help="the files `score` wrote (one a shard)")
+    se.add_argument("--low", type=int, required=True, help="smallest advantage kept, cp")
+    se.add_argument("--high", type=int, required=True, help="largest advantage kept, cp")
+    se.add_argument("--out", required=True, help="the EPD book to write")
+    se.add_argument("--held-out", help="the EPD file of the held-out part")
+    se.add_argument("--held-share", type=float, default=0.1,
+                    help="share of setups held out (default 0.1)")
+    se.add_argument("--nodes", type=int, default=500000,
+                    help="the deep search's nodes, for the comments (default 500000)")
+    args = ap.parse_args()
+    if args.command == "select" and not 0 <= args.low <= args.high:
+        ap.error("need 0 <= --low <= --high")
+    score(args) if args.command == "score" else select(args)
 
 
 if __name__ == "__main__":
