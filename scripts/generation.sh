@@ -22,6 +22,9 @@
 #   width; more widens it: the new units start silent)  WINDOW (4: train on the data of
 #   this many generations, this one's and those before it still in data/)  THREADS (all cores)
 #   TC (10+0.1)  ROUNDS (1000: at most 2000 games)  SRAND (GEN * 10 + 41)  CONCURRENCY (2)
+#   OPENINGS (file=books/unbalanced.epd format=epd order=random: the unbalanced book, each
+#   setup played with both colours, docs/testing.md; "random plies=8" for the setups the
+#   gates of generations 0 to 10 used)
 #   NET (unset; a candidate .nnue to gate instead of making one: steps 1 and 2 are skipped,
 #   as when a session ends before the SPRT does and the candidate was kept in git)
 set -euo pipefail
@@ -110,6 +113,7 @@ HIDDEN=${HIDDEN:-}
 TC=${TC:-10+0.1}
 ROUNDS=${ROUNDS:-1000}
 SRAND=${SRAND:-$((GEN * 10 + 41))}
+OPENINGS=${OPENINGS:-file=books/unbalanced.epd format=epd order=random}
 CONCURRENCY=${CONCURRENCY:-2}
 threads=()
 [ -n "${THREADS:-}" ] && threads=(--threads "$THREADS")
@@ -192,10 +196,10 @@ if [ ! -f "$pgn" ] && [ -f "$kept" ]; then
   say "going on from the $(grep -c '^\[Round ' "$pgn") games kept in $kept"
 fi
 if ! grep -q 'H[01] was accepted' "$sprt" 2>/dev/null; then
-  say "3/4 SPRT [0, 10] at $TC, at most $((2 * ROUNDS)) games, setups of -srand $SRAND"
+  say "3/4 SPRT [0, 10] at $TC, at most $((2 * ROUNDS)) games, openings $OPENINGS, -srand $SRAND"
   "$S" match -engine cmd="$S" name="gen$GEN" "option.EvalFile=$(realpath "$net")" \
     -engine cmd="$S" name="$base" -each tc="$TC" -games 2 -rounds "$ROUNDS" -repeat \
-    -concurrency "$CONCURRENCY" -openings random plies=8 -srand "$SRAND" \
+    -concurrency "$CONCURRENCY" -openings $OPENINGS -srand "$SRAND" \
     -sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 \
     -draw movenumber=40 movecount=8 score=10 -resign movecount=4 score=1000 \
     -pgnout "$pgn" -resume | tee -a "$sprt"

@@ -14,6 +14,9 @@
 #   SRAND (3201: the 2v1 match; SRAND + 1: the time doubling; run k of a match plays with
 #   -srand SRAND * 10000 + k)  OUT (data/smp: the runs' PGNs)
 #   ONLY (both, or "threads" or "time": one match alone)
+#   OPENINGS (file=books/unbalanced.epd format=epd order=random: the unbalanced book,
+#   docs/testing.md; "random plies=8" for the setups of the ledgers before it, whose names
+#   then carry no "-book")
 # Adjudication as the README's: draw at move 40 after 8 moves within 0.10, resign after 4
 # moves beyond 10.00.
 set -euo pipefail
@@ -30,6 +33,9 @@ HASH=${HASH:-16}
 SRAND=${SRAND:-3201}
 OUT=${OUT:-data/smp}
 ONLY=${ONLY:-both}
+OPENINGS=${OPENINGS:-file=books/unbalanced.epd format=epd order=random}
+book=
+[[ $OPENINGS == file=books/unbalanced.epd* ]] && book=-book
 
 die() { echo "smp_elo.sh: $*" >&2; exit 1; }
 [[ $TC =~ ^([0-9.]+)\+([0-9.]+)$ ]] || die "TC must be SECONDS+INCREMENT, not $TC"
@@ -45,17 +51,18 @@ cp "$S" "$OUT/sitke-$bench"
 S=$OUT/sitke-$bench
 
 # Both engines are this build, so the bench names the ledger (a later build starts its own).
-common=(-games 2 -repeat -concurrency 1 -openings random plies=8
+# shellcheck disable=SC2206 # OPENINGS is words on purpose
+common=(-games 2 -repeat -concurrency 1 -openings $OPENINGS
   -draw movenumber=40 movecount=8 score=10 -resign movecount=4 score=1000)
 run() { GAMES=$GAMES OUT=$OUT S=$S bash scripts/chunked_match.sh "$@"; }
 
 if [ "$ONLY" = both ] || [ "$ONLY" = threads ]; then
-  LEDGER=docs/ledgers/smp-threads-$bench-$TC-hash$HASH.txt SEED=$SRAND run \
+  LEDGER=docs/ledgers/smp-threads-$bench-$TC-hash$HASH$book.txt SEED=$SRAND run \
     -engine cmd="$S" name=T2 option.Threads=2 -engine cmd="$S" name=T1 option.Threads=1 \
     -each tc="$TC" option.Hash="$HASH" "${common[@]}"
 fi
 if [ "$ONLY" = both ] || [ "$ONLY" = time ]; then
-  LEDGER=docs/ledgers/smp-time-$bench-$TC-hash$HASH.txt SEED=$((SRAND + 1)) run \
+  LEDGER=docs/ledgers/smp-time-$bench-$TC-hash$HASH$book.txt SEED=$((SRAND + 1)) run \
     -engine cmd="$S" name=T1x2 tc="$TC2" -engine cmd="$S" name=T1 tc="$TC" \
     -each option.Threads=1 option.Hash="$HASH" "${common[@]}"
 fi

@@ -34,9 +34,13 @@ pub struct SpsaArgs {
     /// A fixed node count per move instead of a clock.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
-    /// Random plies of each opening (the setup phase has 16).
+    /// Random plies of each opening (the setup phase has 16), with `--book none`.
     #[arg(long, default_value_t = 8)]
     pub opening_plies: usize,
+    /// The book of setups the openings are drawn from, each played with both colours (the
+    /// unbalanced book by default, docs/testing.md); `none` for random openings.
+    #[arg(long, default_value = "books/unbalanced.epd")]
+    pub book: String,
     /// Games at once (default: every core).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub concurrency: Option<u64>,
@@ -125,8 +129,20 @@ impl SpsaArgs {
             Some(n) => Limit::Nodes(n),
             None => Limit::Clock(self.tc),
         };
-        let settings =
-            Settings { seed: self.seed, gains, pairs: self.pairs, limit, opening_plies: self.opening_plies, dims };
+        let book = match self.book.as_str() {
+            "none" => None,
+            path if std::path::Path::new(path).is_file() => Some(PathBuf::from(path)),
+            path => return Err(format!("--book {path}: no such file (give a book's path, or none)")),
+        };
+        let settings = Settings {
+            seed: self.seed,
+            gains,
+            pairs: self.pairs,
+            limit,
+            opening_plies: self.opening_plies,
+            book: book.clone(),
+            dims,
+        };
         let engine = match &self.engine {
             Some(path) => path.clone(),
             None => std::env::current_exe().map_err(|e| format!("cannot find this program's path: {e}"))?,
@@ -140,6 +156,7 @@ impl SpsaArgs {
             limit,
             pairs: self.pairs,
             opening_plies: self.opening_plies,
+            book,
             concurrency,
             hash_mb: self.hash,
             timemargin: Duration::from_millis(self.timemargin),
@@ -180,12 +197,15 @@ pub fn main(args: &SpsaArgs, out: &mut dyn Write) -> Result<(), String> {
     let s = &state.settings;
     writeln!(
         out,
-        "spsa: {} constants, {} iterations of {} games ({}, {} random opening plies, {} at once), engine {}",
+        "spsa: {} constants, {} iterations of {} games ({}, {}, {} at once), engine {}",
         s.dims.len(),
         s.gains.iterations,
         2 * s.pairs,
         s.limit,
-        s.opening_plies,
+        match &s.book {
+            Some(book) => format!("setups of {}", book.display()),
+            None => format!("{} random opening plies", s.opening_plies),
+        },
         games.concurrency,
         games.engine.display()
     )
@@ -222,6 +242,8 @@ mod tests {
         assert_eq!(start, params::ALL.iter().filter(|p| p.tunable).map(|p| p.default as f64).collect::<Vec<_>>());
         assert_eq!(s.gains, Gains::default());
         assert_eq!((s.seed, s.pairs, s.opening_plies), (1, 2, 8));
+        assert_eq!(s.book, Some(PathBuf::from("books/unbalanced.epd")), "the unbalanced book by default");
+        assert_eq!(games.book, s.book);
         assert_eq!(s.limit, Limit::Clock(TimeControl::parse("2+0.02").unwrap()));
         assert_eq!(games.engine, PathBuf::from("target/release/sitke"));
         assert_eq!((games.hash_mb, games.timemargin), (8, Duration::from_millis(100)));
@@ -232,7 +254,7 @@ mod tests {
     fn reads_every_option() {
         let a = parse(
             "--state x.spsa --params lmr_base,LMR_DIV --iterations 50 --pairs 3 --nodes 4000 \
-             --opening-plies 12 --concurrency 1 --hash 4 --timemargin 30 --seed 9 --alpha 0.7 \
+             --opening-plies 12 --book none --concurrency 1 --hash 4 --timemargin 30 --seed 9 --alpha 0.7 \
              --gamma 0.2 --a-ratio 0 --c-end 0.1 --r-end 0.01 --pgn g.pgn --show-games",
         )
         .unwrap();
@@ -240,7 +262,9 @@ mod tests {
         assert_eq!(s.dims, vec![Dim::new("LMR_BASE", 0, 200, 0.1), Dim::new("LMR_DIV", 100, 400, 0.1)]);
         assert_eq!(start, vec![params::LMR_BASE.default as f64, params::LMR_DIV.default as f64]);
         let g = Gains { iterations: 50, alpha: 0.7, gamma: 0.2, a_ratio: 0.0, c_end: 0.1, r_end: 0.01 };
-        assert_eq!((s.gains, s.pairs, s.seed, s.opening_plies), (g, 3, 9, 12));
+        assert_eq!((s.gains, s.pairs, s.seed, s.opening_plies, &s.book), (g, 3, 9, 12, &None));
+        let missing = parse("--book /sitke/no/such.epd").unwrap().resolve().unwrap_err();
+        assert!(missing.contains("--book /sitke/no/such.epd"), "{missing}");
         assert_eq!((s.limit, games.limit), (Limit::Nodes(4000), Limit::Nodes(4000)));
         assert_eq!((games.concurrency, games.hash_mb, games.pairs), (1, 4, 3));
         assert_eq!(games.timemargin, Duration::from_millis(30));

@@ -4,7 +4,7 @@
 
 use super::math::{Dim, Perturbation};
 use super::state::Limit;
-use crate::tools::r#match::cli::{EngineConfig, MatchConfig, OpeningSource};
+use crate::tools::r#match::cli::{EngineConfig, MatchConfig, OpeningFormat, OpeningSource};
 use crate::tools::r#match::stats::Wdl;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -25,8 +25,10 @@ pub struct MatchSettings {
     pub limit: Limit,
     /// Game pairs per iteration.
     pub pairs: u32,
-    /// Random plies of each opening.
+    /// Random plies of each opening, when there is no book.
     pub opening_plies: usize,
+    /// The book of setups the openings are drawn from, if any.
+    pub book: Option<PathBuf>,
     /// Games at once.
     pub concurrency: usize,
     /// Hash per engine, MiB.
@@ -78,7 +80,17 @@ impl MatchReferee {
             rounds: s.pairs,
             repeat: true,
             concurrency: s.concurrency,
-            openings: OpeningSource::Random { plies: s.opening_plies },
+            openings: match &s.book {
+                // Shuffled by the iteration's seed: each iteration draws its own setups.
+                Some(path) => OpeningSource::File {
+                    path: path.clone(),
+                    format: OpeningFormat::Epd,
+                    random_order: true,
+                    plies: None,
+                    start: 1,
+                },
+                None => OpeningSource::Random { plies: s.opening_plies },
+            },
             pgnout: s.pgn.clone().map(|p| (p, false)),
             sprt: None,
             resign: None,
@@ -122,6 +134,7 @@ mod tests {
                 limit: "nodes=3000".parse().unwrap(),
                 pairs: 3,
                 opening_plies: 10,
+                book: None,
                 concurrency: 2,
                 hash_mb: 4,
                 timemargin: Duration::from_millis(100),

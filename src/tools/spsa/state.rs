@@ -84,14 +84,17 @@ pub struct Settings {
     pub pairs: u32,
     /// The engines' thinking limit.
     pub limit: Limit,
-    /// Random plies of each opening.
+    /// Random plies of each opening, when there is no book.
     pub opening_plies: usize,
+    /// The book the openings are drawn from (each setup played with both colours), or None
+    /// for random openings of `opening_plies` plies.
+    pub book: Option<std::path::PathBuf>,
     /// The tuned constants.
     pub dims: Vec<Dim>,
 }
 
 /// The keys of the file's lines other than `param`.
-const KEYS: [&str; 13] = [
+const KEYS: [&str; 14] = [
     "version",
     "seed",
     "iterations",
@@ -103,6 +106,7 @@ const KEYS: [&str; 13] = [
     "pairs",
     "limit",
     "opening-plies",
+    "book",
     "done",
     "results",
 ];
@@ -123,6 +127,7 @@ impl Settings {
             format!("pairs {}", self.pairs),
             format!("limit {}", self.limit),
             format!("opening-plies {}", self.opening_plies),
+            format!("book {}", self.book.as_ref().map_or("none".into(), |b| b.display().to_string())),
         ]
     }
 
@@ -238,6 +243,13 @@ impl State {
             pairs: f.value("pairs")?,
             limit: f.value("limit")?,
             opening_plies: f.value("opening-plies")?,
+            // Files written before books were an option have no line: random openings.
+            book: match f.get("book") {
+                Err(_) => None,
+                Ok((_, ["none"])) => None,
+                Ok((_, [path])) => Some(path.into()),
+                Ok((n, _)) => return Err(format!("line {n}: book takes one value (a path, or none)")),
+            },
             dims,
         };
         let results = match f.get("results")? {
@@ -342,6 +354,7 @@ mod tests {
             pairs: 2,
             limit: "tc=2+0.02".parse().unwrap(),
             opening_plies: 8,
+            book: None,
             dims: vec![Dim::new("LMR_BASE", 0, 200, 0.05), Dim::new("SE_MARGIN", 1, 6, 0.05)],
         }
     }
@@ -356,6 +369,11 @@ mod tests {
         let back = State::parse(&s.render()).unwrap();
         assert_eq!(back, s);
         assert!(back.theta.iter().zip(&s.theta).all(|(a, b)| a.to_bits() == b.to_bits()));
+        s.settings.book = Some("books/unbalanced.epd".into());
+        assert_eq!(State::parse(&s.render()).unwrap(), s, "a book round-trips");
+        // A file from before books were an option plays random openings.
+        let old: String = s.render().lines().filter(|l| !l.starts_with("book ")).map(|l| format!("{l}\n")).collect();
+        assert_eq!(State::parse(&old).unwrap().settings.book, None);
         for limit in ["nodes=20000", "tc=40/60+0.5", "tc=10"] {
             assert_eq!(limit.parse::<Limit>().unwrap().to_string(), limit);
         }

@@ -66,6 +66,7 @@ fn problem(iterations: u64, r_end: f64, seed: u64) -> (State, Synthetic) {
         pairs: 2,
         limit: "nodes=1000".parse().unwrap(),
         opening_plies: 8,
+        book: None,
         dims,
     };
     let referee =
