@@ -108,8 +108,7 @@ impl Cli {
                 // The same lines as the protocol's `bench` command, from the same function, with
                 // the evaluation the engine uses by default unless told otherwise.
                 let net = crate::eval::nnue::chosen(classical, eval_file.as_deref()).unwrap_or_else(|e| {
-                    let file = eval_file.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
-                    eprintln!("error: bench: --eval-file {file}: {e}");
+                    eprintln!("error: bench: {e}");
                     std::process::exit(2);
                 });
                 if let Some(net) = net.as_ref().filter(|_| eval_file.is_some()) {

@@ -19,12 +19,14 @@ pub use file::{Activation, Architecture, NetError, QuantisedNet};
 pub use network::Network;
 
 /// The evaluation a command's `--classical` and `--eval-file` flags ask for: None for the
-/// classical one, else the net in the file (an error says why it cannot be read) or the
-/// built-in net.
+/// classical one, else the net in the file or the built-in net. The error names the flag
+/// and the file that cannot be read.
 pub fn chosen(classical: bool, eval_file: Option<&std::path::Path>) -> Result<Option<std::sync::Arc<Network>>, String> {
     match (classical, eval_file) {
         (true, _) => Ok(None),
         (false, None) => Ok(Some(embedded::network())),
-        (false, Some(path)) => Network::from_file(path).map(|net| Some(std::sync::Arc::new(net))),
+        (false, Some(path)) => Network::from_file(path)
+            .map(|net| Some(std::sync::Arc::new(net)))
+            .map_err(|e| format!("--eval-file {}: {e}", path.display())),
     }
 }

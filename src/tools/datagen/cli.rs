@@ -139,7 +139,10 @@ pub fn main(a: DatagenArgs) {
     let out = a.out.expect("clap requires --out without a subcommand");
     // A file named .txt is meant to be read as text (by scripts/fsf_label.py, say).
     let text = a.text || out.extension().is_some_and(|e| e == "txt");
-    let network = network_or_exit("datagen", a.classical, a.eval_file.as_deref());
+    let network = crate::eval::nnue::chosen(a.classical, a.eval_file.as_deref()).unwrap_or_else(|e| {
+        eprintln!("error: datagen: {e}");
+        std::process::exit(2);
+    });
     match &network {
         Some(net) => eprintln!("datagen: playing with net {}", net.name()),
         None => eprintln!("datagen: playing with the classical evaluation"),
@@ -180,18 +183,4 @@ pub fn main(a: DatagenArgs) {
             std::process::exit(1);
         }
     }
-}
-
-/// `chosen`'s evaluation for the command `tool`; an unreadable file ends the process with
-/// status 2, naming the command and the file.
-pub fn network_or_exit(
-    tool: &str,
-    classical: bool,
-    eval_file: Option<&std::path::Path>,
-) -> Option<std::sync::Arc<crate::eval::nnue::Network>> {
-    crate::eval::nnue::chosen(classical, eval_file).unwrap_or_else(|e| {
-        let file = eval_file.map(|p| p.display().to_string()).unwrap_or_default();
-        eprintln!("error: {tool}: --eval-file {file}: {e}");
-        std::process::exit(2);
-    })
 }
