@@ -134,23 +134,28 @@ def position_key(fen):
     return " ".join(fen.split()[:-2])
 
 
-def select(args):
-    seen, kept, out_held = set(), [], []
+def band(scored, low, high, candidates=None):
+    """The distinct setups of the files `score` wrote (the candidates numbered below
+    `candidates`, if given) whose deep score lies in [low, high] from either side, in
+    candidate order whatever the shards, as (score for White, FEN) pairs."""
     rows = []
-    for path in args.scored:
+    for path in scored:
         with open(path) as f:
             rows += [line.rstrip("\n").split("\t") for line in f]
-    # In candidate order, whatever the shards: the book is the same however it was scored.
+    rows = [r for r in rows if candidates is None or int(r[0]) < candidates]
     rows.sort(key=lambda r: int(r[0]))
-    for row in rows:
-        _, _, deep, fen = row
-        if deep == "-" or not args.low <= abs(int(deep)) <= args.high:
+    seen = set()
+    for _, _, deep, fen in rows:
+        if deep == "-" or not low <= abs(int(deep)) <= high or position_key(fen) in seen:
             continue
-        key = position_key(fen)
-        if key in seen:
-            continue
-        seen.add(key)
-        epd = f'{fen} ; c0 "score {int(deep):+d} for White at {args.nodes} nodes"'
+        seen.add(position_key(fen))
+        yield int(deep), fen
+
+
+def select(args):
+    kept, out_held = [], []
+    for deep, fen in band(args.scored, args.low, args.high):
+        epd = f'{fen} ; c0 "score {deep:+d} for White at {args.nodes} nodes"'
         (out_held if held(fen, args.held_share) else kept).append(epd)
     for path, lines in ((args.out, kept), (args.held_out, out_held)):
         if path:

@@ -29,26 +29,13 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from book import held, position_key  # noqa: E402
+from book import band, held  # noqa: E402
 
 
 def band_file(scored, candidates, low, high, path):
     """Writes the non-held-out setups among the first `candidates` of `scored` that lie in
     [low, high] to `path`; returns how many."""
-    rows = []
-    for name in scored:
-        with open(name) as f:
-            rows += [r for r in (line.rstrip("\n").split("\t") for line in f)
-                     if int(r[0]) < candidates]
-    rows.sort(key=lambda r: int(r[0]))
-    seen, out = set(), []
-    for _, _, deep, fen in rows:
-        if deep == "-" or not low <= abs(int(deep)) <= high or held(fen, 0.1):
-            continue
-        if position_key(fen) in seen:
-            continue
-        seen.add(position_key(fen))
-        out.append(fen)
+    out = [fen for _, fen in band(scored, low, high, candidates) if not held(fen, 0.1)]
     with open(path, "w") as f:
         f.write("".join(x + "\n" for x in out))
     return len(out)
