@@ -7,7 +7,7 @@
 #   fsf       current Fairy-Stockfish (classical evaluation: `Use NNUE` off), built by hand
 #             outside the repository from its public source, given as FSF=PATH, and
 #             FSF_NAME (fsf-COMMIT: the commit it was built from, which names its ledger)
-#   fsf-long  the same at LONG_TC (60+0.6), LONG_GAMES games (100)
+#   fsf-long  the same at LONG_TC (60+0.6), LONG_GAMES games (100, in runs of 50)
 #   fsf11     Debian's fairy-stockfish 11.1 (/usr/games/fairy-stockfish)
 #   sjaakii   Debian's sjaakii 1.4.1 (/usr/games/sjaakii -uci)
 #   classical the same binary with `Use NNUE` off
@@ -96,7 +96,7 @@ if want fsf; then
     -engine cmd="$FSF" name="$FSF_NAME" "option.Use NNUE=false" -each tc="$TC" "${common[@]}"
 fi
 if want fsf-long; then
-  GAMES=$LONG_GAMES LEDGER=$(ledger fsf-long "$LONG_TC") SEED=4102 run \
+  PAIRS=25 GAMES=$LONG_GAMES LEDGER=$(ledger fsf-long "$LONG_TC") SEED=4102 run \
     -engine cmd="$S" name="sitke-$bench" -engine cmd="$FSF" name="$FSF_NAME" \
     "option.Use NNUE=false" -each tc="$LONG_TC" "${common[@]}"
 fi
