@@ -87,10 +87,10 @@ mod tests {
 
     #[test]
     fn clocks_and_outcome() {
-        let mated = Position::from_fen("4k3/4R3/4K3/8/8/8/8/8[] b - - 3 40").unwrap();
+        let mated = Position::from_fen("R3k3/8/4K3/8/8/8/8/8[] b - - 3 40").unwrap();
         assert!(diagram(&mated, Dialect::Uci).contains("\nRule50: 3\n"));
         assert!(diagram(&mated, Dialect::Uci).contains("\nOutcome: 1-0 checkmate\n"));
-        let bare = Position::from_fen("4k3/8/8/8/8/8/8/4KR2[] b - - 0 40").unwrap();
+        let bare = Position::from_fen("4k3/8/8/8/8/8/7R/4K3[] b - 32 0 31").unwrap();
         let d = diagram(&bare, Dialect::Uci);
         assert!(d.contains("\nCounting: ") && !d.contains("Counting: off"), "{d}");
     }
