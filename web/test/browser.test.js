@@ -1,0 +1,159 @@
+// The page as a person uses it, in headless Chromium (Debian's /usr/bin/chromium, or
+// SITKE_CHROMIUM): load it, place the men with "Place the rest", play against the engine
+// by clicking squares until the game ends or 40 moves, then check that every move the page
+// showed was legal (pyffish, Fairy-Stockfish's rules) and that no console error appeared.
+// Screenshots go to web/test-output/. Also measures how long `stop` takes to end a
+// `go infinite` in the page. Run `web/build.sh` and `npm ci` in web/ first.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { execFileSync } = require('child_process');
+const { chromium } = require('playwright-core');
+const { serve } = require('../serve.js');
+
+const OUT = path.join(__dirname, '..', 'test-output');
+const MAX_MOVES = 40;
+
+/** A small seeded generator, so a failing game can be played again. */
+function rng(seed) {
+  let s = seed >>> 0;
+  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+}
+
+test('a game in the page, every move legal, no console error', { timeout: 600000 }, async () => {
+  fs.mkdirSync(OUT, { recursive: true });
+  const server = await serve(0);
+  const port = server.address().port;
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'sitke-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.SITKE_CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1100, height: 760 },
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--no-first-run'],
+  });
+  const errors = [];
+  try {
+    const page = context.pages()[0] || (await context.newPage());
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    page.on('pageerror', (e) => errors.push(String(e)));
+    const seed = Number(process.env.SITKE_SEED || 7);
+    await page.goto(`http://127.0.0.1:${port}/page/?movetime=200`);
+    await page.waitForSelector('body[data-ready="1"]', { timeout: 60000 });
+    assert.strictEqual(await page.evaluate(() => self.crossOriginIsolated), true, 'the server isolates the page');
+    assert.strictEqual(await page.evaluate(() => window.sitkePage.interruptible), true);
+
+    // The stop latency: go infinite in the page's own engine package, stop after 500 ms.
+    const latency = await page.evaluate(async () => {
+      const e = await Sitke();
+      const times = [];
+      for (let i = 0; i < 5; i++) {
+        const done = new Promise((resolve) => {
+          const fn = (l) => { if (l.startsWith('bestmove')) { e.removeMessageListener(fn); resolve(performance.now()); } };
+          e.addMessageListener(fn);
+        });
+        e.postMessage('position startpos moves K@g2 K@c7 F@e3 F@d6 R@c1 R@e8');
+        e.postMessage('go infinite');
+        await new Promise((r) => setTimeout(r, 500));
+        const sent = performance.now();
+        e.postMessage('stop');
+        times.push((await done) - sent);
+      }
+      e.terminate();
+      return times;
+    });
+    console.log('stop latency in Chromium (ms):', latency.map((t) => t.toFixed(1)).join(' '));
+    assert.ok(Math.max(...latency) < 100, 'stop took ' + latency);
+
+    // The setup: the king by drag, the general by two clicks, a rook dragged onto a square
+    // it may not go to (refused), then "Place the rest" for the others.
+    const board = await page.$('#board');
+    const box = await board.boundingBox();
+    const sq = (s) => {
+      const file = s.charCodeAt(0) - 97, rank = Number(s[1]) - 1;
+      return { x: box.x + (file + 0.5) * box.width / 8, y: box.y + (7 - rank + 0.5) * box.height / 8 };
+    };
+    const plies = () => page.evaluate(() => window.sitkePage.state.moves.length);
+    const drag = async (letter, to) => {
+      const piece = await page.$(`#pocket-bottom piece[data-letter="${letter}"]`);
+      const p = await piece.boundingBox();
+      await page.mouse.move(p.x + p.width / 2, p.y + p.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(sq(to).x, sq(to).y, { steps: 8 });
+      await page.mouse.up();
+    };
+    await drag('K', 'g2');
+    await page.waitForFunction(() => window.sitkePage.state.moves.length >= 2 &&
+      document.getElementById('status').textContent.startsWith('Place'), null, { timeout: 30000 });
+    await page.click('#pocket-bottom piece[data-letter="F"]');
+    await page.mouse.click(sq('e3').x, sq('e3').y);
+    await page.waitForFunction(() => window.sitkePage.state.moves.length >= 4 &&
+      document.getElementById('status').textContent.startsWith('Place'), null, { timeout: 30000 });
+    await drag('R', 'e5');
+    await page.waitForTimeout(300);
+    assert.strictEqual(await plies(), 4, 'a rook dropped beyond the pawns is refused');
+    assert.deepStrictEqual(await page.evaluate(() => window.sitkePage.state.moves.filter((m, i) => i % 2 === 0)),
+      ['K@g2', 'F@e3']);
+    await page.click('#place-rest');
+    await page.waitForFunction(() => {
+      const s = window.sitkePage.state;
+      return s.info && s.info.pocket.white === '' && s.info.pocket.black === '' && s.info.turn === 'white';
+    }, null, { timeout: 120000 });
+    await page.screenshot({ path: path.join(OUT, 'setup.png') });
+    const placed = await page.evaluate(() => window.sitkePage.state.moves.filter((m, i) => i % 2 === 0));
+    assert.deepStrictEqual(placed.sort(), ['F@e3', 'K@g2', 'N@f2', 'N@f3', 'R@c1', 'R@e1', 'S@d2', 'S@g3'].sort());
+
+    const random = rng(seed);
+    for (let n = 0; n < MAX_MOVES; n++) {
+      await page.waitForFunction(() => {
+        const st = document.getElementById('status').textContent;
+        return st.startsWith('Your move') || st.startsWith('Game over');
+      }, null, { timeout: 60000 });
+      if ((await page.textContent('#status')).startsWith('Game over')) break;
+      const legal = await page.evaluate(() => window.sitkePage.state.info.legal);
+      const move = legal[Math.floor(random() * legal.length)];
+      const before = await page.evaluate(() => window.sitkePage.state.moves.length);
+      const from = move.slice(0, 2), to = move.slice(2, 4);
+      await page.mouse.click(sq(from).x, sq(from).y);
+      if (from === to) {
+        await page.click('#promote-in-place');
+      } else {
+        await page.mouse.click(sq(to).x, sq(to).y);
+        if (legal.filter((m) => m.slice(0, 4) === move.slice(0, 4)).length > 1) {
+          await page.click(`#promote button[data-move="${move}"]`);
+        }
+      }
+      await page.waitForFunction((k) => window.sitkePage.state.moves.length > k, before, { timeout: 10000 });
+      assert.strictEqual(await page.evaluate((k) => window.sitkePage.state.moves[k], before), move);
+    }
+    await page.waitForFunction(() => !/thinking/.test(document.getElementById('status').textContent), null,
+      { timeout: 60000 });
+    await page.screenshot({ path: path.join(OUT, 'game.png') });
+    const shown = await page.$$eval('#moves li', (lis) => lis.map((li) => li.textContent));
+    const status = await page.textContent('#status');
+    console.log(`game (seed ${seed}): ${shown.length} plies; ${status}`);
+    fs.writeFileSync(path.join(OUT, 'game.txt'), shown.join(' ') + '\n' + status + '\n');
+    assert.ok(shown.length >= 16 + 2 * Math.min(MAX_MOVES, 10), 'the game went on after the setup');
+
+    // Every move shown was legal, by Fairy-Stockfish's rules.
+    const check = `
+import sys, pyffish as sf
+moves = sys.argv[1].split()
+start = sf.start_fen('sittuyin')
+for i, m in enumerate(moves):
+    legal = sf.legal_moves('sittuyin', start, moves[:i])
+    if m not in legal:
+        sys.exit(f'move {i + 1} {m} is illegal; legal: {legal}')
+print(f'{len(moves)} moves legal; pyffish result {sf.game_result("sittuyin", start, moves) if not sf.legal_moves("sittuyin", start, moves) else "ongoing"}')
+`;
+    console.log(execFileSync('python3', ['-c', check, shown.join(' ')], { encoding: 'utf8' }).trim());
+    assert.deepStrictEqual(errors, []);
+  } finally {
+    await context.close();
+    server.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+});
