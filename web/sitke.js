@@ -29,8 +29,9 @@
     options = options || {};
     return new Promise(function (resolve, reject) {
       let worker, signals = null;
-      const shared = isNode || (typeof SharedArrayBuffer === 'function' &&
-        typeof self !== 'undefined' && self.crossOriginIsolated === true);
+      // `sharedMemory: false` forces the fallback an isolated page would not need (tests).
+      const shared = options.sharedMemory !== false && (isNode || (typeof SharedArrayBuffer === 'function' &&
+        typeof self !== 'undefined' && self.crossOriginIsolated === true));
       if (shared) signals = new Int32Array(new SharedArrayBuffer(4 * 4));
       const listeners = [];
       let seq = 0, ready = false, dead = false;

@@ -183,3 +183,25 @@ test('bench searches exactly the native nodes; usi speaks USI', async () => {
   assert.strictEqual(e.lines.length, q, 'nothing after quit');
   e.engine.terminate();
 });
+
+test('without shared memory an open-ended search stops by itself at maxOpenEndedMs', async () => {
+  const engine = await Sitke({ sharedMemory: false, maxOpenEndedMs: 700 });
+  assert.strictEqual(engine.interruptible, false);
+  const lines = [];
+  const done = new Promise((resolve) => engine.addMessageListener((l) => {
+    lines.push(l);
+    if (l.startsWith('bestmove')) resolve(performance.now());
+  }));
+  engine.postMessage('position startpos moves ' + FORMATION_DROPS);
+  const t0 = performance.now();
+  engine.postMessage('go infinite');
+  engine.postMessage('stop');
+  const took = (await done) - t0;
+  assert.ok(took >= 650 && took < 1500, 'go infinite ended after ' + took + ' ms');
+  // The stop that could not reach the search ends nothing later: the engine answers on.
+  const ready = new Promise((resolve) => engine.addMessageListener((l) => l === 'readyok' && resolve()));
+  engine.postMessage('isready');
+  await ready;
+  assert.strictEqual(lines.filter((l) => l.startsWith('bestmove')).length, 1);
+  engine.terminate();
+});
