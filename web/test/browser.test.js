@@ -92,6 +92,8 @@ test('a game in the page, every move legal, no console error', { timeout: 600000
     await page.mouse.click(sq('e3').x, sq('e3').y);
     await page.waitForFunction(() => window.sitkePage.state.moves.length >= 4 &&
       document.getElementById('status').textContent.startsWith('Place'), null, { timeout: 30000 });
+    await page.click('#pocket-bottom piece[data-letter="R"]');
+    await page.screenshot({ path: path.join(OUT, 'setup.png') });
     await drag('R', 'e5');
     await page.waitForTimeout(300);
     assert.strictEqual(await plies(), 4, 'a rook dropped beyond the pawns is refused');
@@ -102,7 +104,6 @@ test('a game in the page, every move legal, no console error', { timeout: 600000
       const s = window.sitkePage.state;
       return s.info && s.info.pocket.white === '' && s.info.pocket.black === '' && s.info.turn === 'white';
     }, null, { timeout: 120000 });
-    await page.screenshot({ path: path.join(OUT, 'setup.png') });
     const placed = await page.evaluate(() => window.sitkePage.state.moves.filter((m, i) => i % 2 === 0));
     assert.deepStrictEqual(placed.sort(), ['F@e3', 'K@g2', 'N@f2', 'N@f3', 'R@c1', 'R@e1', 'S@d2', 'S@g3'].sort());
 
