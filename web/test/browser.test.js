@@ -114,6 +114,13 @@ test('a game in the page, every move legal, no console error', { timeout: 600000
         return st.startsWith('Your move') || st.startsWith('Game over');
       }, null, { timeout: 60000 });
       if ((await page.textContent('#status')).startsWith('Game over')) break;
+      if (n === 3) {
+        // Take back: the engine's reply and our move go, and it is our move again.
+        const k = await page.evaluate(() => window.sitkePage.state.moves.length);
+        await page.click('#takeback');
+        await page.waitForFunction((k) => window.sitkePage.state.moves.length === k - 2 &&
+          document.getElementById('status').textContent.startsWith('Your move'), k, { timeout: 10000 });
+      }
       const legal = await page.evaluate(() => window.sitkePage.state.info.legal);
       const move = legal[Math.floor(random() * legal.length)];
       const before = await page.evaluate(() => window.sitkePage.state.moves.length);
@@ -139,6 +146,27 @@ test('a game in the page, every move legal, no console error', { timeout: 600000
     fs.writeFileSync(path.join(OUT, 'game.txt'), shown.join(' ') + '\n' + status + '\n');
     assert.ok(shown.length >= 16 + 2 * Math.min(MAX_MOVES, 10), 'the game went on after the setup');
 
+    // Copy FEN and moves put the position and the game where a person can take them.
+    await page.click('#copy-fen');
+    assert.strictEqual(await page.inputValue('#copied'), await page.evaluate(() => window.sitkePage.state.info.fen));
+    await page.click('#copy-moves');
+    assert.strictEqual(await page.inputValue('#copied'), 'position startpos moves ' + shown.join(' '));
+
+    // A king off the formation rules it out: "Place the rest" has the engine place the rest.
+    await page.click('#new-game');
+    await page.waitForFunction(() => window.sitkePage.state.moves.length === 0 &&
+      document.getElementById('status').textContent.startsWith('Place'), null, { timeout: 10000 });
+    await drag('K', 'a1');
+    await page.waitForFunction(() => window.sitkePage.state.moves.length >= 2, null, { timeout: 30000 });
+    await page.click('#place-rest');
+    await page.waitForFunction(() => {
+      const s = window.sitkePage.state;
+      return s.info && s.info.pocket.white === '' && s.info.pocket.black === '' && s.info.turn === 'white';
+    }, null, { timeout: 120000 });
+    const setup2 = await page.$$eval('#moves li', (lis) => lis.map((li) => li.textContent));
+    assert.strictEqual(setup2[0], 'K@a1');
+    assert.strictEqual(setup2.length, 16);
+
     // Every move shown was legal, by Fairy-Stockfish's rules.
     const check = `
 import sys, pyffish as sf
@@ -151,6 +179,7 @@ for i, m in enumerate(moves):
 print(f'{len(moves)} moves legal; pyffish result {sf.game_result("sittuyin", start, moves) if not sf.legal_moves("sittuyin", start, moves) else "ongoing"}')
 `;
     console.log(execFileSync('python3', ['-c', check, shown.join(' ')], { encoding: 'utf8' }).trim());
+    console.log(execFileSync('python3', ['-c', check, setup2.join(' ')], { encoding: 'utf8' }).trim());
     assert.deepStrictEqual(errors, []);
   } finally {
     await context.close();
