@@ -36,7 +36,15 @@
       const listeners = [];
       let seq = 0, ready = false, dead = false;
 
+      // Whether the latest `go` runs until `stop` and has not answered yet.
+      let openSearch = false;
+      function openEnded(line) {
+        if (/\b(infinite|ponder)\b/.test(line)) return true;
+        return !/\b(depth|nodes|movetime|wtime|btime|mate|perft)\b/.test(line);
+      }
+
       function emit(line) {
+        if (line.startsWith('bestmove')) openSearch = false;
         for (const fn of listeners.slice()) fn(line);
       }
       function fail(message) {
@@ -77,11 +85,15 @@
           for (const line of String(text).split(/\r?\n/)) {
             seq += 1;
             const cmd = line.trim().split(/\s+/)[0];
-            if (signals && (cmd === 'stop' || cmd === 'quit' || cmd === 'ponderhit')) {
+            // A new job stops a search that would otherwise wait for `stop` forever, as the
+            // native engine does (it is waiting for this very line behind the search).
+            const supersedes = openSearch && (cmd === 'go' || cmd === 'bench' || cmd === 'ucinewgame');
+            if (signals && (cmd === 'stop' || cmd === 'quit' || cmd === 'ponderhit' || supersedes)) {
               Atomics.store(signals, cmd === 'ponderhit' ? PONDERHIT : STOP, seq);
               Atomics.add(signals, WAKE, 1);
               Atomics.notify(signals, WAKE);
             }
+            if (cmd === 'go') openSearch = openEnded(line);
             worker.postMessage({ line: line, seq: seq });
           }
         },

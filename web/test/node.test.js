@@ -115,11 +115,19 @@ test('go infinite ends within 100 ms of stop; ponderhit ends a ponder search', a
   assert.ok(!e.lines.some((l, i) => i > best.index && l.line.startsWith('bestmove')));
   const held = await e.ask('stop', starts('bestmove'), 1000);
   assert.strictEqual(held.line.split(' ')[1], 'a1a8');
+  // A new go stops an open-ended search first, as natively: two bestmoves, the second soon.
+  e.engine.postMessage('position startpos moves ' + FORMATION_DROPS);
+  e.engine.postMessage('go infinite');
+  await e.waitFor((l) => / depth 5 /.test(l), 5000, held.index + 1);
+  const sentGo = performance.now();
+  const next = await e.ask('go depth 4', starts('bestmove'), 5000);
+  const second = await e.waitFor(starts('bestmove'), 5000, next.index + 1);
+  assert.ok(second.at - sentGo < 1000, 'go after go infinite took ' + (second.at - sentGo) + ' ms');
   // ponder: the clock does not run until ponderhit.
   e.engine.postMessage('position startpos moves ' + FORMATION_DROPS);
   e.engine.postMessage('go ponder wtime 1000 btime 1000');
   await new Promise((r) => setTimeout(r, 1500));
-  assert.ok(!e.lines.some((l, i) => i > held.index && l.line.startsWith('bestmove')), 'pondering ignores the clock');
+  assert.ok(!e.lines.some((l, i) => i > second.index && l.line.startsWith('bestmove')), 'pondering ignores the clock');
   const hit = await e.ask('ponderhit', starts('bestmove'), 2000);
   assert.ok(hit.line.startsWith('bestmove '));
   e.engine.terminate();
