@@ -8,7 +8,7 @@
 pub use std::time::Instant;
 
 #[cfg(target_arch = "wasm32")]
-pub use wasm::{Instant, interrupted, pause, ponderhit_arrived, write};
+pub use wasm::{Instant, interrupted, memory_left_mb, pause, ponderhit_arrived, write};
 
 #[cfg(target_arch = "wasm32")]
 mod wasm {
@@ -54,6 +54,16 @@ mod wasm {
         pub fn elapsed(&self) -> Duration {
             Instant::now().duration_since(*self)
         }
+    }
+
+    /// The memory every browser lets a wasm32 module grow to, in MiB: the format allows 4 GiB,
+    /// but some browsers and phones stop at 2 GiB.
+    const MEMORY_MB: u64 = 2048;
+
+    /// What is left of `MEMORY_MB` for new allocations, in MiB.
+    pub fn memory_left_mb() -> u64 {
+        let used = core::arch::wasm32::memory_size(0) as u64 * 65536 / (1 << 20);
+        MEMORY_MB.saturating_sub(used)
     }
 
     /// Hands `text` to the host.

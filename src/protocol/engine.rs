@@ -402,7 +402,15 @@ fn apply_sizes(s: &mut Searcher, o: &Options) -> Result<(), Notice> {
     Ok(())
 }
 
+/// What a wasm module may still allocate, in MiB: a failed allocation there is a trap that
+/// ends the engine, so `Hash` must be refused before it.
+#[cfg(target_arch = "wasm32")]
+fn available_mb() -> Option<u64> {
+    Some(crate::host::memory_left_mb())
+}
+
 /// Memory available to new allocations in MiB, where the system says (Linux).
+#[cfg(not(target_arch = "wasm32"))]
 fn available_mb() -> Option<u64> {
     let info = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
