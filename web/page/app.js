@@ -122,13 +122,17 @@ function renderPockets() {
   const top = cg.state.orientation === 'white' ? 'black' : 'white';
   for (const [el, color] of [[$('pocket-top'), top], [$('pocket-bottom'), top === 'white' ? 'black' : 'white']]) {
     el.replaceChildren();
+    let marked = false; // the picked man is one of its kind, the first
     for (const letter of state.info.pocket[color]) {
       const p = document.createElement('piece');
       p.className = color + ' ' + ROLE[letter];
       p.dataset.letter = letter;
       const mine = color === state.player && playersTurn() && dropSquares(letter).length > 0;
       if (!mine) p.classList.add('inactive');
-      if (mine && state.pocketPick === letter) p.classList.add('selected');
+      if (mine && state.pocketPick === letter && !marked) {
+        p.classList.add('selected');
+        marked = true;
+      }
       if (mine) {
         p.addEventListener('mousedown', (ev) => pickFromPocket(letter, ev));
         p.addEventListener('touchstart', (ev) => pickFromPocket(letter, ev), { passive: false });
