@@ -80,6 +80,8 @@ test('a setup and moves, then go depth and go movetime', async () => {
   e.engine.postMessage('position startpos moves ' + FORMATION_DROPS);
   const d = await e.ask('d', starts('Checkers:'));
   assert.ok(d.before.includes('Fen: ' + FORMATION_FEN), d.before.join('\n'));
+  const ev = await e.ask('eval', starts('NNUE evaluation'));
+  assert.ok(ev.before.some((l) => /^Final evaluation: -?\d+ \(White's view\)/.test(l)), ev.before.join('\n'));
   const legal = await legalMoves(e);
   const deep = await e.ask('go depth 8', starts('bestmove'));
   assert.ok(deep.before.some((l) => / depth 8 /.test(l)), 'an iteration of depth 8');
