@@ -187,3 +187,47 @@ print(f'{len(moves)} moves legal; pyffish result {sf.game_result("sittuyin", sta
     fs.rmSync(profile, { recursive: true, force: true });
   }
 });
+
+test('a page served without isolation still plays; stop waits for the open-ended limit', { timeout: 120000 }, async () => {
+  const server = await serve(0, { isolated: false });
+  const port = server.address().port;
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'sitke-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.SITKE_CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--no-first-run'],
+  });
+  const errors = [];
+  try {
+    const page = context.pages()[0] || (await context.newPage());
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`http://127.0.0.1:${port}/page/?movetime=200`);
+    await page.waitForSelector('body[data-ready="1"]', { timeout: 60000 });
+    assert.strictEqual(await page.evaluate(() => self.crossOriginIsolated), false);
+    assert.strictEqual(await page.evaluate(() => window.sitkePage.interruptible), false);
+    await page.click('#place-rest');
+    await page.waitForFunction(() => {
+      const s = window.sitkePage.state;
+      return s.info && s.info.pocket.white === '' && s.info.pocket.black === '' && s.info.turn === 'white';
+    }, null, { timeout: 60000 });
+    // go infinite ends by itself at maxOpenEndedMs; the stop sent meanwhile cannot reach it.
+    const took = await page.evaluate(async () => {
+      const e = await Sitke({ maxOpenEndedMs: 800 });
+      const t0 = performance.now();
+      const done = new Promise((resolve) => e.addMessageListener((l) => l.startsWith('bestmove') && resolve(performance.now())));
+      e.postMessage('go infinite');
+      e.postMessage('stop');
+      const t = (await done) - t0;
+      e.terminate();
+      return t;
+    });
+    assert.ok(took >= 750 && took < 3000, 'go infinite ended after ' + took + ' ms');
+    assert.deepStrictEqual(errors, []);
+  } finally {
+    await context.close();
+    server.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+});
