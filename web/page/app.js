@@ -205,6 +205,9 @@ function draw() {
     highlight: { custom: new Map() },
     movable: { color: playersTurn() ? state.player : undefined, dests: dests(), free: false, showDests: true },
   });
+  // A square selected before the position changed (a promotion by button, a take-back)
+  // would turn the next click on it into a deselection.
+  cg.selectSquare(null);
   renderPockets();
   showPromotion(null);
   const moves = $('moves');
@@ -382,6 +385,9 @@ async function main() {
   $('side').onchange = newGame;
   $('copy-fen').onclick = () => copy(state.info.fen);
   $('copy-moves').onclick = () => copy(positionCommand(state.moves));
+  // `?moves=K@g2 K@c7 ...` opens a game where it stands (Copy moves gives such a list).
+  const given = new URLSearchParams(location.search).get('moves');
+  if (given) state.moves = given.trim().split(/\s+/);
   window.sitkePage = { state, interruptible: a.interruptible };
   await refresh();
   document.body.dataset.ready = '1';
