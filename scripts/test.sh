@@ -25,6 +25,12 @@ apt_install() {
 missing=()
 [ -x /usr/games/fairy-stockfish ] || missing+=(fairy-stockfish)
 [ -x /usr/games/sjaakii ] || missing+=(sjaakii)
+# The WebAssembly package's tests (docs/web.md): node and npm drive it, Debian's chromium
+# loads the page, binaryen's wasm-opt shrinks the engine.
+command -v node >/dev/null || missing+=(nodejs)
+command -v npm >/dev/null || missing+=(npm)
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+command -v wasm-opt >/dev/null || missing+=(binaryen)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "test.sh: installing ${missing[*]} with apt-get" >&2
   apt_install "${missing[@]}"
@@ -59,3 +65,12 @@ fi
 rm -f /tmp/sitke-pip.$$
 
 cargo test --no-fail-fast -- --include-ignored --show-output
+
+# The engine as WebAssembly, driven as a node host and a person in a browser would.
+if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+  echo "test.sh: adding the wasm32-unknown-unknown target with rustup" >&2
+  rustup target add wasm32-unknown-unknown
+fi
+(cd web && npm ci --no-audit --no-fund --loglevel=error)
+bash web/build.sh
+(cd web && node --test test/)

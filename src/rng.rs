@@ -27,6 +27,11 @@ impl Rng {
 
     /// A generator seeded from the system clock, so the weak player differs game to game.
     pub fn from_clock() -> Rng {
+        // wasm32-unknown-unknown has no system clock (`SystemTime::now` panics); the host's
+        // milliseconds since its start vary from game to game just as well.
+        #[cfg(target_arch = "wasm32")]
+        let nanos = crate::host::Instant::now().duration_since(crate::host::Instant::ZERO).as_nanos();
+        #[cfg(not(target_arch = "wasm32"))]
         let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos());
         Rng::new(nanos as u64 ^ (nanos >> 64) as u64)
     }

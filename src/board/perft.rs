@@ -76,6 +76,19 @@ pub fn divide_parallel_until(
         return Some(Vec::new());
     }
     let moves: Vec<Move> = pos.legal_moves().to_vec();
+    // No threads on wasm32-unknown-unknown: the root moves are counted in turn.
+    if cfg!(target_arch = "wasm32") {
+        let mut p = pos.clone();
+        return moves
+            .iter()
+            .map(|&m| {
+                p.do_move(m);
+                let n = count(&mut p, depth - 1, stop);
+                p.undo_move();
+                n.map(|n| (m, n))
+            })
+            .collect();
+    }
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.max(1)).build().ok()?;
     pool.install(|| {
         moves

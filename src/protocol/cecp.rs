@@ -303,7 +303,7 @@ impl Clock {
         }
         if let Some(nps) = self.nps.filter(|&n| n > 0) {
             // The clock is virtual: plan the move in seconds, then spend it as nodes.
-            let tm = TimeManager::new(&l, us, pos.game_ply(), Duration::ZERO, std::time::Instant::now());
+            let tm = TimeManager::new(&l, us, pos.game_ply(), Duration::ZERO, crate::host::Instant::now());
             let secs = tm.optimum().map_or(1.0, |d| d.as_secs_f64());
             l = Limits { depth: self.depth, nodes: Some(((secs * nps as f64) as u64).max(1)), ..Limits::default() };
         }

@@ -157,6 +157,10 @@ impl Core {
                 self.engine.notice(Notice::Variant);
                 None
             }
+            Id::Threads if cfg!(target_arch = "wasm32") && self.options.threads > 1 => {
+                self.engine.notice(Notice::OneThread { asked: self.options.threads });
+                self.engine.configure(&self.options).err()
+            }
             Id::Hash | Id::Threads => self.engine.configure(&self.options).err(),
             Id::ClearHash => {
                 self.engine.clear();

@@ -1,7 +1,9 @@
 //! The `d` command: the board diagram as Fairy-Stockfish draws it (pockets beside the first
 //! and last rank, `*` marking the side to move), then the `Fen:`, `Sfen:`, `Key:` and
 //! `Checkers:` lines. Fairy-Stockfish prints `Sfen:` in both dialects, and so do we; the
-//! checkers are written in the dialect's square notation.
+//! checkers are written in the dialect's square notation. Before `Checkers:` (which stays
+//! last, as hosts wait for it) come Sitke's own `Rule50:`, `Counting:` and `Outcome:` lines,
+//! so a host without its own rules (the web page) can show the clocks and the game's end.
 
 use super::usi::Dialect;
 use super::usi::square_text;
@@ -47,6 +49,13 @@ pub fn diagram(pos: &Position, dialect: Dialect) -> String {
     out.push_str(&format!("\nFen: {}\n", pos.fen()));
     out.push_str(&format!("Sfen: {}\n", super::usi::sfen(pos)));
     out.push_str(&format!("Key: {:016X}\n", pos.key()));
+    out.push_str(&format!("Rule50: {}\n", pos.rule50()));
+    match pos.counting_limit() {
+        0 => out.push_str("Counting: off\n"),
+        limit => out.push_str(&format!("Counting: {} of {limit}\n", pos.counting_ply())),
+    }
+    let outcome = pos.outcome();
+    out.push_str(&format!("Outcome: {} {}\n", outcome.result_str(), outcome.reason()));
     out.push_str("Checkers: ");
     for sq in pos.checkers() {
         let text = match dialect {
@@ -73,7 +82,17 @@ mod tests {
         assert_eq!(lines[16], " |   |   |   |   |   |   |   |   | * [KSSFRRNN]");
         assert!(d.contains("\nFen: 8/8/4pppp/pppp4/4PPPP/PPPP4/8/8[KSSFRRNNkssfrrnn] w - - 0 1\n"));
         assert!(d.contains("\nSfen: 8/8/4pppp/pppp4/4PPPP/PPPP4/8/8 b K2SF2R2Nk2sf2r2n 1\n"));
-        assert!(d.ends_with("Checkers: \n"));
+        assert!(d.ends_with("Rule50: 0\nCounting: off\nOutcome: * in progress\nCheckers: \n"));
+    }
+
+    #[test]
+    fn clocks_and_outcome() {
+        let mated = Position::from_fen("R3k3/8/4K3/8/8/8/8/8[] b - - 3 40").unwrap();
+        assert!(diagram(&mated, Dialect::Uci).contains("\nRule50: 3\n"));
+        assert!(diagram(&mated, Dialect::Uci).contains("\nOutcome: 1-0 checkmate\n"));
+        let bare = Position::from_fen("4k3/8/8/8/8/8/7R/4K3[] b - 32 0 31").unwrap();
+        let d = diagram(&bare, Dialect::Uci);
+        assert!(d.contains("\nCounting: ") && !d.contains("Counting: off"), "{d}");
     }
 
     #[test]

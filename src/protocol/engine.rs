@@ -25,6 +25,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+#[cfg(not(target_arch = "wasm32"))]
 /// Stack for the job thread: the search recurses up to MAX_PLY with sizeable frames.
 const JOB_STACK: usize = 16 << 20;
 
@@ -53,12 +54,22 @@ struct Wake {
 }
 
 impl Wake {
+    /// Blocks until `done()` holds. On wasm nothing can notify: the signals are the host's,
+    /// so it asks again after each pause (which the host ends early when one arrives).
+    #[cfg(target_arch = "wasm32")]
+    fn wait_until(&self, done: impl Fn() -> bool) {
+        while !done() {
+            crate::host::pause(Duration::from_millis(20));
+        }
+    }
+
     fn notify(&self) {
         drop(lock(&self.lock));
         self.cv.notify_all();
     }
 
     /// Blocks until `done()` holds (re-checked at least every 50 ms as a safety net).
+    #[cfg(not(target_arch = "wasm32"))]
     fn wait_until(&self, done: impl Fn() -> bool) {
         let mut guard = lock(&self.lock);
         while !done() {
@@ -340,8 +351,24 @@ impl Engine {
         });
     }
 
+    /// Runs `f` as the job: on a thread of its own natively; on wasm, which has one thread,
+    /// to its end before returning (the host delivers `stop` and `ponderhit` meanwhile).
     fn spawn(&mut self, kind: JobKind, f: impl FnOnce() + Send + 'static) -> bool {
         self.join();
+        #[cfg(target_arch = "wasm32")]
+        {
+            let _ = kind;
+            self.active.store(true, Ordering::SeqCst);
+            f();
+            self.active.store(false, Ordering::SeqCst);
+            true
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        self.spawn_thread(kind, f)
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn spawn_thread(&mut self, kind: JobKind, f: impl FnOnce() + Send + 'static) -> bool {
         self.active.store(true, Ordering::SeqCst);
         let name = format!("{kind:?}").to_lowercase();
         match std::thread::Builder::new().name(name).stack_size(JOB_STACK).spawn(f) {
@@ -375,7 +402,15 @@ fn apply_sizes(s: &mut Searcher, o: &Options) -> Result<(), Notice> {
     Ok(())
 }
 
+/// What a wasm module may still allocate, in MiB: a failed allocation there is a trap that
+/// ends the engine, so `Hash` must be refused before it.
+#[cfg(target_arch = "wasm32")]
+fn available_mb() -> Option<u64> {
+    Some(crate::host::memory_left_mb())
+}
+
 /// Memory available to new allocations in MiB, where the system says (Linux).
+#[cfg(not(target_arch = "wasm32"))]
 fn available_mb() -> Option<u64> {
     let info = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;

@@ -20,6 +20,7 @@
 //! go, display  <- usi
 //! engine   <- go, notice, options
 //! core     <- engine, lines, notice, options
+//! session  <- core                 the loop fed line by line (wasm)
 //! output   <- engine, notice, usi, wdl, wire                      UCI words
 //! uci      <- core, display, engine, go, notice, options, output, usi, wire
 //! cecp     <- core, notice, options, wire                          CECP words
@@ -35,6 +36,7 @@ pub mod lines;
 pub mod notice;
 pub mod options;
 pub mod output;
+pub mod session;
 pub mod uci;
 pub mod usi;
 pub mod wdl;
@@ -46,10 +48,19 @@ pub use usi::Dialect;
 /// Runs the protocol loop on stdin until `quit` or the end of input: UCI (or USI) until the
 /// host says `xboard`, CECP from then on.
 pub fn run() {
-    core::run(core::Protocol::Uci, |protocol| -> Box<dyn core::Frontend> {
-        match protocol {
-            core::Protocol::Uci => Box::new(uci::Uci::default()),
-            core::Protocol::Cecp => Box::new(xboard::Xboard::new()),
-        }
-    });
+    core::run(core::Protocol::Uci, frontend);
+}
+
+/// A session fed line by line (the WebAssembly build's loop): UCI (or USI) until the host
+/// says `xboard`, CECP from then on, as under `run`.
+pub fn session() -> session::Session {
+    session::Session::new(core::Protocol::Uci, frontend)
+}
+
+/// The front-end for `protocol`.
+fn frontend(protocol: core::Protocol) -> Box<dyn core::Frontend> {
+    match protocol {
+        core::Protocol::Uci => Box::new(uci::Uci::default()),
+        core::Protocol::Cecp => Box::new(xboard::Xboard::new()),
+    }
 }

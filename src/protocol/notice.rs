@@ -84,6 +84,11 @@ pub enum Notice {
     SearchFailed,
     /// The job thread could not be started.
     NoThread(String),
+    /// `Threads` asked for more than one thread where the build has only one (wasm32).
+    OneThread {
+        /// The number asked for.
+        asked: usize,
+    },
 }
 
 impl Notice {
@@ -93,7 +98,7 @@ impl Notice {
             Notice::Variant | Notice::TablebasesOff | Notice::Tablebases { .. } | Notice::NetLoaded { .. } => {
                 Level::Note
             }
-            Notice::PerftStopped { .. } => Level::Note,
+            Notice::PerftStopped { .. } | Notice::OneThread { .. } => Level::Note,
             Notice::StoppingSearch { .. } => Level::Warning,
             _ => Level::Error,
         }
@@ -149,6 +154,9 @@ impl fmt::Display for Notice {
             Notice::PerftStopped { depth } => write!(f, "perft {depth} stopped before it finished"),
             Notice::SearchFailed => write!(f, "the search failed; playing the first legal move"),
             Notice::NoThread(e) => write!(f, "cannot start a thread: {e}"),
+            Notice::OneThread { asked } => {
+                write!(f, "Threads {asked}: this build searches with one thread; Threads stays at 1")
+            }
         }
     }
 }

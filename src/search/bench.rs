@@ -5,8 +5,9 @@
 use super::{Control, Limits, Searcher};
 use crate::board::{Position, START_FEN};
 use crate::eval::nnue::Network;
+use crate::host::Instant;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The depth `bench` searches each position to by default.
 pub const DEFAULT_DEPTH: u32 = 11;

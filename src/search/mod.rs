@@ -107,6 +107,12 @@ impl Control {
     /// Whether a stop was requested.
     #[inline(always)]
     pub fn stopped(&self) -> bool {
+        // On wasm the search runs on the host's only engine thread, so `stop` cannot arrive
+        // through `Control::stop`: the host holds it, and this is where the search looks.
+        #[cfg(target_arch = "wasm32")]
+        if crate::host::interrupted() {
+            self.stop.store(true, Ordering::Relaxed);
+        }
         self.stop.load(Ordering::Relaxed)
     }
 
@@ -118,6 +124,11 @@ impl Control {
     /// Whether the search is pondering.
     #[inline(always)]
     pub fn pondering(&self) -> bool {
+        // As for `stop` in `stopped`: on wasm the host holds a `ponderhit` sent meanwhile.
+        #[cfg(target_arch = "wasm32")]
+        if self.pondering.load(Ordering::Relaxed) && crate::host::ponderhit_arrived() {
+            self.pondering.store(false, Ordering::Relaxed);
+        }
         self.pondering.load(Ordering::Relaxed)
     }
 

@@ -12,10 +12,11 @@ use super::worker::{CacheLine, Shared, Worker};
 use super::{Control, Info, Limits, Line, SearchResult, VALUE_INFINITE};
 use crate::board::{Move, Position};
 use crate::eval::nnue::Network;
+use crate::host::Instant;
 use crate::tb::Tablebases;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The engine's search: hash table, threads and options, kept between searches.
 pub struct Searcher {
@@ -84,9 +85,11 @@ impl Searcher {
         self.hash_mb
     }
 
-    /// Sets the number of search threads (at least 1).
+    /// Sets the number of search threads (at least 1; exactly 1 where the platform has no
+    /// threads, as on wasm32).
     pub fn set_threads(&mut self, n: usize) {
-        self.histories.resize_with(n.max(1), Histories::default);
+        let n = if cfg!(target_arch = "wasm32") { 1 } else { n.max(1) };
+        self.histories.resize_with(n, Histories::default);
     }
 
     /// Evaluates with `net` from the next search on, or classically with None. The table

@@ -20,7 +20,8 @@
 
 use super::Limits;
 use crate::board::Color;
-use std::time::{Duration, Instant};
+use crate::host::Instant;
+use std::time::Duration;
 
 /// Overheads kept in reserve on top of one increment.
 const RESERVE_OVERHEADS: f64 = 4.0;

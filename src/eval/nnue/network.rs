@@ -13,6 +13,7 @@ pub struct Network {
     /// `narrow_output_fits`); a net outside those bounds takes the wide path.
     narrow: bool,
     /// Whether this CPU has AVX2, for the hot loops' second compilation (`simd`).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     avx2: bool,
 }
 
