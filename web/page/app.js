@@ -211,11 +211,15 @@ function draw() {
   renderPockets();
   showPromotion(null);
   const moves = $('moves');
-  moves.replaceChildren(...state.moves.map((m) => {
+  // One list item per move number, White's ply and Black's reply together, as a score
+  // sheet reads (every game here starts with White).
+  const items = [];
+  for (let i = 0; i < state.moves.length; i += 2) {
     const li = document.createElement('li');
-    li.textContent = m;
-    return li;
-  }));
+    li.textContent = state.moves.slice(i, i + 2).join(' ');
+    items.push(li);
+  }
+  moves.replaceChildren(...items);
   $('clock50').textContent = '50-move clock: ' + info.rule50 + ' plies';
   $('count').textContent = info.counting === 'off' ? '' : '· Count: ' + info.counting + ' plies';
   let status;

@@ -15,6 +15,12 @@ const { chromium } = require('playwright-core');
 const { serve } = require('../serve.js');
 
 const OUT = path.join(__dirname, '..', 'test-output');
+
+// The plies the move list shows: one item a move number, White's ply and Black's reply.
+async function shownPlies(page) {
+  const items = await page.$$eval('#moves li', (lis) => lis.map((li) => li.textContent));
+  return items.join(' ').split(/\s+/).filter(Boolean);
+}
 const MAX_MOVES = 40;
 
 /** A small seeded generator, so a failing game can be played again. */
@@ -140,7 +146,9 @@ test('a game in the page, every move legal, no console error', { timeout: 600000
     await page.waitForFunction(() => !/thinking/.test(document.getElementById('status').textContent), null,
       { timeout: 60000 });
     await page.screenshot({ path: path.join(OUT, 'game.png') });
-    const shown = await page.$$eval('#moves li', (lis) => lis.map((li) => li.textContent));
+    const shown = await shownPlies(page);
+    assert.strictEqual(await page.$$eval('#moves li', (lis) => lis.length), Math.ceil(shown.length / 2),
+      'one item a move number');
     const status = await page.textContent('#status');
     console.log(`game (seed ${seed}): ${shown.length} plies; ${status}`);
     fs.writeFileSync(path.join(OUT, 'game.txt'), shown.join(' ') + '\n' + status + '\n');
@@ -163,7 +171,7 @@ test('a game in the page, every move legal, no console error', { timeout: 600000
       const s = window.sitkePage.state;
       return s.info && s.info.pocket.white === '' && s.info.pocket.black === '' && s.info.turn === 'white';
     }, null, { timeout: 120000 });
-    const setup2 = await page.$$eval('#moves li', (lis) => lis.map((li) => li.textContent));
+    const setup2 = await shownPlies(page);
     assert.strictEqual(setup2[0], 'K@a1');
     assert.strictEqual(setup2.length, 16);
 
