@@ -2,7 +2,7 @@
 //! writes it): `<board>[<pocket>] <side> <castling> <counting-limit|-> <halfmove|counting-ply> <move>`.
 
 use super::position::Position;
-use super::ruleset::{Rules, SetupOrder};
+use super::ruleset::{Counting, Rules, SetupOrder};
 use super::types::{Color, Piece, PieceType, Square};
 use super::zobrist::MAX_IN_HAND;
 use std::fmt;
@@ -246,6 +246,10 @@ impl Position {
         // While counting runs, the fifth field is the counting ply and the 50-move clock is
         // not written: it restarts from 0, as Fairy-Stockfish does.
         let (rule50, counting_ply) = if counting_limit != 0 { (0, fifth) } else { (fifth, 0) };
+        // Rules without a count read a count's fields as no count and the 50-move clock.
+        if rules.counting == Counting::None && counting_limit != 0 {
+            return pos.finish_setup(fifth, 0, 0);
+        }
         pos.finish_setup(rule50, counting_limit, counting_ply)
     }
 

@@ -214,7 +214,12 @@ def main():
             for line in f:
                 line = line.strip()
                 if line and not line.startswith("#"):
-                    starts.append(line.split(";")[0].strip())
+                    fen = line.split(";")[0].strip()
+                    # A variant without the counting rule has no count fields: pyffish
+                    # misreads them, so such starts are left out there.
+                    if ini and fen.split(" ")[3:4] not in ([], ["-"]):
+                        continue
+                    starts.append(fen)
     jobs = [(i, args.seed, args.max_plies, starts, args.full_every) for i in range(args.games)]
     total = 0
     with open(args.out, "w") as out, multiprocessing.Pool(args.jobs, use_variant, (ini, args.variant)) as pool:
