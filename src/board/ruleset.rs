@@ -98,7 +98,7 @@ pub struct Rules {
     pub last_pawn_promotes_anywhere: bool,
     /// The counting rule.
     pub counting: Counting,
-    /// Plies without capture, pawn move, promotion or drop that draw (0: no such rule).
+    /// Plies without capture, pawn move, promotion or drop that draw.
     pub fifty_move_plies: u32,
     /// Occurrences of a position that draw (0: repetition never draws).
     pub repetition_count: u32,
@@ -216,20 +216,17 @@ impl Rules {
         self.repetition_count != 0
     }
 
-    /// The 50-move limit in plies, or `u32::MAX` when there is none.
+    /// The 50-move limit in plies (every rule set has one).
     #[inline(always)]
     pub fn fifty_limit(&self) -> u32 {
-        if self.fifty_move_plies == 0 { u32::MAX } else { self.fifty_move_plies }
+        self.fifty_move_plies
     }
 
     /// Whether a count of `ply` plies against `limit` has run out.
     #[inline(always)]
     pub fn count_expired(&self, limit: u32, ply: u32) -> bool {
-        limit != 0
-            && match self.counting {
-                Counting::Federation => ply >= limit,
-                _ => ply > limit,
-            }
+        // cutechess draws on reaching the limit; the others once the count is above it.
+        limit != 0 && ply + (self.counting == Counting::Federation) as u32 > limit
     }
 }
 

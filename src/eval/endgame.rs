@@ -47,7 +47,7 @@ pub fn clock_fade(pos: &Position, score: i32) -> i32 {
 #[inline]
 pub(super) fn fade(pos: &Position, score: i32, mop_up: bool) -> i32 {
     let limit = pos.counting_limit() as i32;
-    // The rule set's 50-move limit (all four have 100 plies; 0 would mean none, no fade).
+    // The rule set's 50-move limit (all four have 100 plies).
     let fifty = pos.rules().fifty_move_plies as i32;
     let rule50 = (pos.rule50() as i32).min(fifty);
     if (limit == 0 && rule50 == 0) || score == 0 || mop_up {

@@ -540,7 +540,10 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
                 match Rules::ALL.iter().find(|r| r.name.eq_ignore_ascii_case(v)) {
                     Some(r) => cfg.variant = r.name.to_string(),
                     None => {
-                        return Err(format!("-variant {v}: sitke match referees {} only", super::told::variant_names()));
+                        return Err(format!(
+                            "-variant {v}: sitke match referees {} only",
+                            super::told::variant_names()
+                        ));
                     }
                 }
             }
