@@ -206,6 +206,16 @@ pub fn play(
         }
     }
     for &m in &spec.opening.moves {
+        // Openings are made under the default rules; under others (Pritchard's sequential
+        // setup) a book move may not be legal, and the book ends there.
+        if !pos.is_legal(m) {
+            log::warn!(
+                "game {}: book move {m} is illegal under the {} rules; book ends",
+                spec.number,
+                spec.rules.short_name()
+            );
+            break;
+        }
         moves.push(MoveRecord { mv: m, score: None, depth: None, time: Duration::ZERO, book: true });
         pos.do_move(m);
     }
