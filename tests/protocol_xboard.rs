@@ -55,7 +55,7 @@ fn features_and_the_variant_lines_match_fairy_stockfish() {
     let (mut e, features) = xboard();
     let all = features.join("\n");
     for f in [
-        "variants=\"sittuyin\"",
+        "variants=\"sittuyin,sittuyin-federation,sittuyin-club,sittuyin-pritchard\"",
         "setboard=1",
         "usermove=1",
         "ping=1",

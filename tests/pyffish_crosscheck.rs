@@ -11,10 +11,15 @@
 //!
 //! `SITKE_XCHECK_GAMES` sets the number of games (default 2000), `SITKE_XCHECK_FILE` reads
 //! a file generated earlier instead of running pyffish.
+//!
+//! The club site's rules (no counting rule) are Fairy-Stockfish's `sittuyin` with
+//! `countingRule = none`, a variant pyffish loads from `tests/pyffish/club.ini`; the same
+//! check runs on games refereed by it (`SITKE_XCHECK_CLUB_GAMES`, default 300). Their one
+//! rule pyffish has no switch for is the material draw: the club draws only bare kings.
 
 mod oracle;
 
-use sitke::board::{Color, DrawReason, Outcome, Position};
+use sitke::board::{Color, DrawReason, Outcome, Position, Rules};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::PathBuf;
 use std::process::Command;
@@ -38,11 +43,30 @@ fn sorted_legal(pos: &Position) -> String {
     moves.join(" ")
 }
 
-fn data_file() -> PathBuf {
-    if let Ok(f) = std::env::var("SITKE_XCHECK_FILE") {
+/// Which games to generate: the default rules, or a variant from a variants.ini file.
+struct Oracle {
+    /// The environment variables for a file generated earlier and for the game count.
+    file_var: &'static str,
+    games_var: &'static str,
+    default_games: &'static str,
+    /// `tests/pyffish/<ini>` and the variant it defines, if not plain `sittuyin`.
+    ini: Option<(&'static str, &'static str)>,
+}
+
+const FAIRY: Oracle =
+    Oracle { file_var: "SITKE_XCHECK_FILE", games_var: "SITKE_XCHECK_GAMES", default_games: "2000", ini: None };
+const CLUB: Oracle = Oracle {
+    file_var: "SITKE_XCHECK_CLUB_FILE",
+    games_var: "SITKE_XCHECK_CLUB_GAMES",
+    default_games: "300",
+    ini: Some(("club.ini", "sittuyin-club")),
+};
+
+fn data_file(oracle: &Oracle) -> PathBuf {
+    if let Ok(f) = std::env::var(oracle.file_var) {
         return PathBuf::from(f);
     }
-    let games = std::env::var("SITKE_XCHECK_GAMES").unwrap_or_else(|_| "2000".to_string());
+    let games = std::env::var(oracle.games_var).unwrap_or_else(|_| oracle.default_games.to_string());
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let (script, epd) = (root.join("tests/pyffish/gen_games.py"), root.join("perft/sittuyin.epd"));
     let version = Command::new("python3")
@@ -54,8 +78,16 @@ fn data_file() -> PathBuf {
     std::fs::read(&script).expect("gen_games.py").hash(&mut hasher);
     std::fs::read(&epd).expect("the perft suite").hash(&mut hasher);
     (&games, SEED, &version.stdout).hash(&mut hasher);
+    let mut extra: Vec<String> = Vec::new();
+    let mut variant = "sittuyin";
+    if let Some((ini, name)) = oracle.ini {
+        let ini = root.join("tests/pyffish").join(ini);
+        std::fs::read(&ini).expect("the variants.ini").hash(&mut hasher);
+        extra = vec!["--ini".into(), ini.display().to_string(), "--variant".into(), name.into()];
+        variant = name;
+    }
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    let prefix = format!("pyffish-games-{games}-");
+    let prefix = format!("pyffish-{variant}-games-{games}-");
     let out = dir.join(format!("{prefix}{:016x}.txt", hasher.finish()));
     if out.is_file() {
         println!("reusing {}, generated earlier from the same inputs", out.display());
@@ -75,6 +107,7 @@ fn data_file() -> PathBuf {
         .arg(&epd)
         .arg("--out")
         .arg(&partial)
+        .args(&extra)
         .status()
         .expect("python3 runs (install python3 and `pip install pyffish`)");
     assert!(status.success(), "gen_games.py failed: is pyffish installed?");
@@ -86,9 +119,28 @@ fn data_file() -> PathBuf {
 #[ignore = "oracle test: needs pyffish; bash scripts/test.sh runs it"]
 fn random_games_agree_with_pyffish_at_every_ply() {
     oracle::require(&[oracle::Oracle::Pyffish]);
-    let path = data_file();
-    let text = std::fs::read_to_string(&path).expect("game file");
-    let mut pos = Position::startpos();
+    replay_and_compare(&data_file(&FAIRY), &Rules::FAIRY_STOCKFISH);
+}
+
+#[test]
+#[ignore = "oracle test: needs pyffish; bash scripts/test.sh runs it"]
+fn club_rules_agree_with_pyffish_without_counting() {
+    oracle::require(&[oracle::Oracle::Pyffish]);
+    replay_and_compare(&data_file(&CLUB), &Rules::CLUB);
+}
+
+/// pyffish's verdict as the rule set `rules` should give it: the club draws no material
+/// but bare kings, so where pyffish finds both sides short of mating material and more
+/// than the kings stand on the board, the game goes on.
+fn expected_verdict<'a>(pos: &Position, rules: &Rules, theirs: &'a str) -> &'a str {
+    let only_kings = pos.occupied() == pos.pieces_of_type(sitke::board::PieceType::King);
+    if *rules == Rules::CLUB && theirs == "insufficient" && !only_kings { "ongoing" } else { theirs }
+}
+
+/// Replays every game of `path` under `rules` and compares every ply.
+fn replay_and_compare(path: &std::path::Path, rules: &'static Rules) {
+    let text = std::fs::read_to_string(path).expect("game file");
+    let mut pos = Position::startpos_with(rules);
     let mut game = String::new();
     let (mut games, mut positions, mut mismatches) = (0usize, 0usize, Vec::new());
     let mut verdicts = std::collections::BTreeMap::<String, usize>::new();
@@ -100,7 +152,9 @@ fn random_games_agree_with_pyffish_at_every_ply() {
                 games += 1;
                 game = line.to_string();
             }
-            "start" => pos = Position::from_fen(f[1]).unwrap_or_else(|e| panic!("{game}: start FEN {}: {e}", f[1])),
+            "start" => {
+                pos = Position::from_fen_with(f[1], rules).unwrap_or_else(|e| panic!("{game}: start FEN {}: {e}", f[1]))
+            }
             "ply" => {
                 positions += 1;
                 let (fen, check, end, ins, legal) = (f[1], f[2] == "1", f[3], f[4], f.get(5).copied().unwrap_or(""));
@@ -124,6 +178,7 @@ fn random_games_agree_with_pyffish_at_every_ply() {
                 if pos.in_check() != check {
                     report("check", pos.in_check().to_string(), f[2]);
                 }
+                let end = expected_verdict(&pos, rules, end);
                 if verdict(&pos) != end {
                     report("verdict", verdict(&pos).to_string(), end);
                 }
@@ -148,9 +203,10 @@ fn random_games_agree_with_pyffish_at_every_ply() {
         }
     }
     println!(
-        "pyffish cross-check: {games} games, {positions} positions compared, {} mismatches; \
+        "pyffish cross-check ({} rules): {games} games, {positions} positions compared, {} mismatches; \
          verdicts {verdicts:?}; {drops} setup positions, {promotions} promotion moves offered, \
          {counting} positions with counting running",
+        rules.short_name(),
         mismatches.len()
     );
     assert!(games >= 1 && positions > games, "no data in {}", path.display());

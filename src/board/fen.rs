@@ -2,6 +2,7 @@
 //! writes it): `<board>[<pocket>] <side> <castling> <counting-limit|-> <halfmove|counting-ply> <move>`.
 
 use super::position::Position;
+use super::ruleset::{Counting, Rules, SetupOrder};
 use super::types::{Color, Piece, PieceType, Square};
 use super::zobrist::MAX_IN_HAND;
 use std::fmt;
@@ -143,8 +144,19 @@ pub fn placement_fen(piece_on: impl Fn(Square) -> Option<Piece>) -> String {
 }
 
 impl Position {
-    /// Parses a FEN in any dialect docs/protocol.md allows; never panics.
+    /// Parses a FEN in any dialect docs/protocol.md allows, under the default rules; never
+    /// panics.
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
+        Position::from_fen_with(fen, &Rules::FAIRY_STOCKFISH)
+    }
+
+    /// The standard start, for a game played by `rules`.
+    pub fn startpos_with(rules: &'static Rules) -> Position {
+        Position::from_fen_with(super::sittuyin::START_FEN, rules).expect("the start FEN parses")
+    }
+
+    /// Parses a FEN as `from_fen` does, for a game played by `rules`.
+    pub fn from_fen_with(fen: &str, rules: &'static Rules) -> Result<Position, FenError> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.is_empty() {
             return Err(FenError::Empty);
@@ -153,6 +165,7 @@ impl Position {
             return Err(FenError::TooManyFields(fields.len()));
         }
         let mut pos = Position::empty();
+        pos.rules = rules;
 
         // Board, with the pocket in brackets.
         let (board, pocket) = match fields[0].find('[') {
@@ -233,6 +246,10 @@ impl Position {
         // While counting runs, the fifth field is the counting ply and the 50-move clock is
         // not written: it restarts from 0, as Fairy-Stockfish does.
         let (rule50, counting_ply) = if counting_limit != 0 { (0, fifth) } else { (fifth, 0) };
+        // Rules without a count read a count's fields as no count and the 50-move clock.
+        if rules.counting == Counting::None && counting_limit != 0 {
+            return pos.finish_setup(fifth, 0, 0);
+        }
         pos.finish_setup(rule50, counting_limit, counting_ply)
     }
 
@@ -240,7 +257,13 @@ impl Position {
     /// check, counts in range). Unlike a FEN it can hold the 50-move clock while counting
     /// runs.
     pub fn from_setup(setup: &Setup) -> Result<Position, FenError> {
+        Position::from_setup_with(setup, &Rules::FAIRY_STOCKFISH)
+    }
+
+    /// A position from its parts, as `from_setup`, for a game played by `rules`.
+    pub fn from_setup_with(setup: &Setup, rules: &'static Rules) -> Result<Position, FenError> {
         let mut pos = Position::empty();
+        pos.rules = rules;
         for (sq, p) in Square::ALL.iter().zip(&setup.board) {
             if let Some(p) = *p {
                 pos.put_piece(p, *sq);
@@ -290,7 +313,11 @@ impl Position {
                 return Err(FenError::KingCount { color: c, count });
             }
         }
+        // Under a sequential setup the side placing its men may have checked the other, which
+        // waits for its turn.
+        let placing = pos.rules.setup == SetupOrder::Sequential && pos.hand_total(pos.stm) > 0;
         if let Some(k) = pos.king_square(!pos.stm)
+            && !placing
             && pos.is_attacked_by(pos.stm, k, pos.occupied())
         {
             return Err(FenError::OpponentInCheck);

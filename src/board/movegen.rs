@@ -7,6 +7,7 @@
 use super::attacks;
 use super::bitboard::Bitboard;
 use super::position::Position;
+use super::ruleset::StalemateRule;
 use super::sittuyin::{drop_zone, promotable_pawns, promotion_destinations};
 use super::types::{Color, Move, PieceType, Square};
 
@@ -179,7 +180,47 @@ impl Position {
     /// Calls `f` with every non-empty set of legal moves of kind `kind`.
     #[inline]
     pub fn generate_sets(&self, kind: GenType, f: &mut impl FnMut(MoveSet)) {
+        if self.rules().stalemate == StalemateRule::Illegal {
+            return self.generate_without_stalemates(kind, f);
+        }
         self.generate_filtered(kind, Bitboard::FULL, true, f);
+    }
+
+    /// `generate_sets` under a rule set that forbids stalemating the opponent: each move is
+    /// played on a copy and kept if the opponent is then in check or has a move. The
+    /// opponent's moves are judged without the ban, so the test does not recurse.
+    #[cold]
+    fn generate_without_stalemates(&self, kind: GenType, f: &mut impl FnMut(MoveSet)) {
+        let mut sets = Vec::new();
+        self.generate_filtered(kind, Bitboard::FULL, true, &mut |set| sets.push(set));
+        if sets.is_empty() {
+            return;
+        }
+        let mut scratch = self.without_history();
+        for set in sets {
+            let mut to = set.to;
+            for m in set.moves() {
+                if scratch.stalemates(m) {
+                    to ^= m.to();
+                }
+            }
+            if to.any() {
+                f(MoveSet { to, ..set });
+            }
+        }
+    }
+
+    /// Whether the legal move `m` leaves the opponent without a move and not in check
+    /// (judged without the stalemate ban); `self` is left as it was.
+    fn stalemates(&mut self, m: Move) -> bool {
+        self.do_move(m);
+        let mut any = false;
+        if !self.in_check() {
+            self.generate_filtered(GenType::All, Bitboard::FULL, true, &mut |set| any |= set.to.any());
+        }
+        let stalemated = !self.in_check() && !any;
+        self.undo_move();
+        stalemated
     }
 
     /// `generate_sets` restricted to board moves from `origins` and, if `with_drops`, drops.
@@ -300,8 +341,14 @@ impl Position {
         ksq: Option<Square>,
         f: &mut impl FnMut(MoveSet),
     ) {
-        let eligible =
-            origins & promotable_pawns(us, self.pieces(us, PieceType::Pawn), self.pieces(us, PieceType::Met));
+        let rules = self.rules();
+        let eligible = origins
+            & promotable_pawns(
+                us,
+                self.pieces(us, PieceType::Pawn),
+                self.pieces(us, PieceType::Met),
+                rules.last_pawn_promotes_anywhere,
+            );
         if eligible.is_empty() {
             return;
         }
@@ -410,7 +457,7 @@ impl Position {
             self.generate_filtered(GenType::Quiet, Bitboard::EMPTY, true, &mut |set| {
                 found |= set.kind == SetKind::Drop(m.drop_piece()) && set.to.has(m.to());
             });
-            return found;
+            return found && !self.banned_stalemate(m);
         }
         let from = m.from();
         match self.piece_on(from) {
@@ -422,7 +469,12 @@ impl Position {
         self.generate_filtered(kind, Bitboard::from_square(from), false, &mut |set| {
             found |= set.kind == want && set.to.has(m.to());
         });
-        found
+        found && !self.banned_stalemate(m)
+    }
+
+    /// Whether the legal move `m` is one the stalemate ban forbids.
+    fn banned_stalemate(&self, m: Move) -> bool {
+        self.rules().stalemate == StalemateRule::Illegal && self.without_history().stalemates(m)
     }
 }
 

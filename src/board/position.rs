@@ -3,6 +3,7 @@
 
 use super::attacks::{self, met_attack_set, pawn_attack_set};
 use super::bitboard::Bitboard;
+use super::ruleset::{Counting, Rules, SetupOrder, federation_limit_plies, pritchard_limit_plies};
 use super::types::{Color, Move, MoveKind, Piece, PieceType, Square};
 use super::zobrist;
 
@@ -36,6 +37,9 @@ pub struct Position {
     /// Plies since the game's start as the FEN's move number implies.
     pub(super) game_ply: u32,
     pub(super) states: Vec<State>,
+    /// The rule set the game is played by (a reference to one of `Rules`'s constants, so
+    /// reading a rule costs a load, not a copy).
+    pub(super) rules: &'static Rules,
 }
 
 impl Position {
@@ -59,10 +63,24 @@ impl Position {
             stm: Color::White,
             game_ply: 0,
             states,
+            rules: &Rules::FAIRY_STOCKFISH,
         }
     }
 
     // ---- queries -------------------------------------------------------------------------
+
+    /// The rule set the game is played by.
+    #[inline(always)]
+    pub fn rules(&self) -> &'static Rules {
+        self.rules
+    }
+
+    /// The same position played by `rules`; the counts already in the position stay as
+    /// they are, so it is meant for a position just set up.
+    pub fn with_rules(mut self, rules: &'static Rules) -> Position {
+        self.rules = rules;
+        self
+    }
 
     /// The side to move.
     #[inline(always)]
@@ -337,6 +355,7 @@ impl Position {
         let mut key = prev.key ^ zobrist::side();
         let mut rule50 = prev.rule50 + 1;
         let mut captured = None;
+        let mut keeps_move = false;
         let to = m.to();
         match m.kind() {
             MoveKind::Normal => {
@@ -372,21 +391,36 @@ impl Position {
                 self.put_piece(p, to);
                 key ^= zobrist::piece_square(p, to);
                 rule50 = 0;
+                if self.rules.setup == SetupOrder::Sequential && self.hand_total(us) > 0 {
+                    keeps_move = true;
+                }
             }
         }
-        self.stm = them;
+        if keeps_move {
+            // A sequential setup: the side placing its men keeps the move.
+            key ^= zobrist::side();
+        } else {
+            self.stm = them;
+        }
         self.game_ply += 1;
 
         // The counting rule: a bare king to move with no pawn on the board starts (or, after a
         // capture or promotion, restarts) the count; once started it runs on every ply.
         let mut counting_limit = prev.counting_limit;
         let mut counting_ply = prev.counting_ply + 1;
-        if self.is_bare(them) && self.by_type[PieceType::Pawn.index()].is_empty() {
-            let limit = self.counting_limit_against(us);
-            if limit != 0 && (prev.counting_limit == 0 || captured.is_some() || m.is_promotion()) {
-                counting_limit = limit;
-                counting_ply = 0;
+        if self.rules.counting == Counting::FairyStockfish {
+            if self.is_bare(them) && self.by_type[PieceType::Pawn.index()].is_empty() {
+                let limit = self.counting_limit_against(us);
+                if limit != 0 && (prev.counting_limit == 0 || captured.is_some() || m.is_promotion()) {
+                    counting_limit = limit;
+                    counting_ply = 0;
+                }
             }
+        } else if prev.counting_limit == 0
+            && let Some((limit, ply)) = self.count_starting(us)
+        {
+            counting_limit = limit;
+            counting_ply = ply;
         }
         if counting_limit == 0 {
             counting_ply = 0;
@@ -408,12 +442,48 @@ impl Position {
         self.check();
     }
 
+    /// The count (limit, first ply) that the rules other than Fairy-Stockfish's start after
+    /// `mover`'s move, if one starts; they start a count once and never restart it.
+    #[cold]
+    fn count_starting(&self, mover: Color) -> Option<(u32, u32)> {
+        let pawns = self.by_type[PieceType::Pawn.index()];
+        match self.rules.counting {
+            Counting::None | Counting::FairyStockfish => None,
+            Counting::Federation => {
+                // Either side with fewer than two men on the board; pawns allowed.
+                let lone = Color::ALL.iter().any(|&c| !self.by_color[c.index()].more_than_one());
+                lone.then(|| {
+                    let limit = federation_limit_plies(pawns.any(), |pt| self.pieces(mover, pt).any());
+                    (limit, 2 * self.occupied().count())
+                })
+            }
+            Counting::Pritchard => {
+                if pawns.any() {
+                    return None;
+                }
+                for strong in [mover, !mover] {
+                    let ours = self.by_color[strong.index()];
+                    let rook_only = ours.count() == 2 && self.pieces(strong, PieceType::Rook).any();
+                    if rook_only && self.is_bare(!strong) {
+                        let lone = self.king_square(!strong)?;
+                        return Some((pritchard_limit_plies(lone), 0));
+                    }
+                }
+                None
+            }
+        }
+    }
+
     /// Takes back the last move played with `do_move`.
     pub fn undo_move(&mut self) {
         let st = self.states.pop().expect("undo_move needs a move to undo");
         assert!(!self.states.is_empty(), "undo_move popped the root state");
         let m = st.last_move;
-        self.stm = !self.stm;
+        // A drop's man tells who dropped it: under a sequential setup the mover kept the move.
+        self.stm = match m.kind() {
+            MoveKind::Drop => self.squares[m.to().index()].expect("the dropped man is on its square").color(),
+            _ => !self.stm,
+        };
         self.game_ply -= 1;
         let us = self.stm;
         let to = m.to();
@@ -437,6 +507,14 @@ impl Position {
         }
         #[cfg(debug_assertions)]
         self.check();
+    }
+
+    /// A copy of the position without its history (only the current state), for trying
+    /// moves where repetitions do not matter: cheaper than a clone of a long game.
+    pub fn without_history(&self) -> Position {
+        let mut states = Vec::with_capacity(4);
+        states.push(*self.state());
+        Position { states, ..*self }
     }
 
     /// Forgets the history before the current position (keeps the current state as root),

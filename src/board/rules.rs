@@ -5,7 +5,8 @@
 //! draws with the same predicate, `draw_by_rule`.
 
 use super::position::Position;
-use super::sittuyin::{FIFTY_MOVE_PLIES, REPETITION_DRAW_COUNT, promotion_stalemate_applies};
+use super::ruleset::{DrawOrder, PromotionStalemate};
+use super::sittuyin::promotion_stalemate_applies;
 use super::types::{Color, MoveKind, PieceType};
 
 /// Why a game ended in a draw.
@@ -93,6 +94,10 @@ impl Position {
     /// earlier occurrence lies inside the search tree (`ply` plies back at most); before the
     /// root it takes a third occurrence, as in the game.
     pub fn is_repetition_draw(&self, ply: usize) -> bool {
+        let needed = self.rules.repetition_count;
+        if needed == 0 {
+            return false;
+        }
         let st = self.state();
         let end = st.rule50 as usize;
         let n = self.states.len();
@@ -104,7 +109,7 @@ impl Position {
                     return true;
                 }
                 count += 1;
-                if count + 1 == REPETITION_DRAW_COUNT {
+                if count + 1 == needed {
                     return true;
                 }
             }
@@ -115,18 +120,24 @@ impl Position {
 
     /// Whether the 50-move rule has run out (a checkmate still wins).
     pub fn fifty_move_rule_expired(&self) -> bool {
-        self.rule50() >= FIFTY_MOVE_PLIES
+        self.rule50() >= self.rules.fifty_limit()
     }
 
     /// Whether the counting rule has run out (a checkmate still wins).
     pub fn counting_expired(&self) -> bool {
         let st = self.state();
-        st.counting_limit != 0 && st.counting_ply > st.counting_limit
+        self.rules.count_expired(st.counting_limit, st.counting_ply)
     }
 
-    /// A lone king and pawn, not in check, with only promotions to play.
+    /// A lone king and pawn, not in check, with only promotions to play (or, under the
+    /// federation's rules, one pawn among any men, with only promotions to play).
     pub fn is_promotion_stalemate(&self) -> bool {
         let us = self.side_to_move();
+        match self.rules.promotion_stalemate {
+            PromotionStalemate::KingAndPawn => {}
+            PromotionStalemate::None => return false,
+            PromotionStalemate::OnePawn => return self.is_one_pawn_promotion_stalemate(),
+        }
         promotion_stalemate_applies(
             self.pieces_of_color(us),
             self.pieces(us, PieceType::Pawn),
@@ -139,12 +150,30 @@ impl Position {
         )
     }
 
+    /// cutechess's promotion stalemate: after the setup, exactly one pawn of the side to move
+    /// on the board and a legal move, every one a promotion (check or not).
+    #[cold]
+    fn is_one_pawn_promotion_stalemate(&self) -> bool {
+        let us = self.side_to_move();
+        if self.in_setup()
+            || self.pieces(us, PieceType::Pawn).more_than_one()
+            || self.pieces(us, PieceType::Pawn).is_empty()
+        {
+            return false;
+        }
+        let moves = self.legal_moves();
+        !moves.is_empty() && moves.iter().all(|m| m.kind() == MoveKind::Promotion)
+    }
+
     /// The draw the rules declare here other than stalemate, if any, in the order a GUI
     /// names the reason. `repeated` says whether the position counts as repeated: the game
     /// asks for a third occurrence (`repetitions`), the search for a second inside its tree
     /// (`is_repetition_draw`). A checkmate beats the 50-move and counting limits, so only
     /// when one has run out with the side to move in check are its legal moves looked at.
     pub fn draw_by_rule(&self, repeated: bool) -> Option<DrawReason> {
+        if self.rules.draw_order == DrawOrder::Cutechess {
+            return self.draw_by_rule_cutechess();
+        }
         let mated = || self.in_check() && !self.has_legal_move();
         if self.fifty_move_rule_expired() && !mated() {
             Some(DrawReason::FiftyMoves)
@@ -161,7 +190,26 @@ impl Position {
         }
     }
 
-    /// The game-end verdict a GUI adjudicating with Fairy-Stockfish's rules would give.
+    /// `draw_by_rule` in the order cutechess judges: promotion stalemate, the 50-move rule,
+    /// insufficient material, then the count (there is no repetition). A checkmate beats
+    /// them all.
+    #[cold]
+    fn draw_by_rule_cutechess(&self) -> Option<DrawReason> {
+        let mated = || self.in_check() && !self.has_legal_move();
+        if self.is_promotion_stalemate() {
+            Some(DrawReason::PromotionStalemate)
+        } else if self.fifty_move_rule_expired() && !mated() {
+            Some(DrawReason::FiftyMoves)
+        } else if self.is_insufficient_material_draw() {
+            Some(DrawReason::InsufficientMaterial)
+        } else if self.counting_expired() && !mated() {
+            Some(DrawReason::Counting)
+        } else {
+            None
+        }
+    }
+
+    /// The game-end verdict a GUI adjudicating with the position's rules would give.
     pub fn outcome(&self) -> Outcome {
         if !self.has_legal_move() {
             return if self.in_check() {
@@ -170,7 +218,8 @@ impl Position {
                 Outcome::Draw(DrawReason::Stalemate)
             };
         }
-        match self.draw_by_rule(self.repetitions() + 1 >= REPETITION_DRAW_COUNT) {
+        let needed = self.rules.repetition_count;
+        match self.draw_by_rule(needed != 0 && self.repetitions() + 1 >= needed) {
             Some(reason) => Outcome::Draw(reason),
             None => Outcome::Ongoing,
         }

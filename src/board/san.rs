@@ -149,13 +149,24 @@ impl Position {
             .or_else(|| s.strip_suffix("=f"))
             .or_else(|| s.strip_suffix('F').filter(|b| b.len() == 2 || b.len() == 4))
         {
-            let from = Square::parse(body.get(0..2).ok_or_else(syntax)?).ok_or_else(syntax)?;
-            let to = match body.len() {
-                2 => from,
-                4 => Square::parse(&body[2..4]).ok_or_else(syntax)?,
-                _ => return Err(syntax()),
+            let first = Square::parse(body.get(0..2).ok_or_else(syntax)?).ok_or_else(syntax)?;
+            return match body.len() {
+                // One square is where the met appears (cutechess writes `g7=F` for a pawn
+                // stepping from f6 as for one promoting on g7): its own pawn's square, else
+                // the one legal promotion landing there.
+                2 if self.piece_on(first).is_some() => self.legal_or(Move::promotion(first, first), text),
+                2 => {
+                    let legal = self.legal_moves();
+                    let mut landing = legal.iter().copied().filter(|m| m.is_promotion() && m.to() == first);
+                    match (landing.next(), landing.next()) {
+                        (Some(m), None) => Ok(m),
+                        (Some(_), Some(_)) => Err(SanError::Ambiguous(text.to_string())),
+                        _ => Err(SanError::Illegal(text.to_string())),
+                    }
+                }
+                4 => self.legal_or(Move::promotion(first, Square::parse(&body[2..4]).ok_or_else(syntax)?), text),
+                _ => Err(syntax()),
             };
-            return self.legal_or(Move::promotion(from, to), text);
         }
         // Plain UCI text: four or five characters that are squares (and an `f`).
         if let Some(m) = super::notation::parse_uci_syntax(s)
@@ -252,5 +263,17 @@ mod tests {
         assert!(matches!(pos.parse_san(""), Err(SanError::Syntax(_))));
         let start = Position::startpos();
         assert_eq!(start.parse_san("r@a1"), Ok(start.parse_uci_move("R@a1").unwrap()));
+    }
+
+    #[test]
+    fn a_promotion_named_by_its_landing_square_is_found() {
+        // cutechess writes the met's square only: `f6=F` in place, `g7=F` for f6 to g7.
+        let pos = Position::from_fen("4k3/8/5P2/8/8/8/P7/4K3[] w - - 0 40").unwrap();
+        assert_eq!(pos.parse_san("f6=F").map(|m| m.to_string()), Ok("f6f6f".to_string()));
+        assert_eq!(pos.parse_san("g7=F").map(|m| m.to_string()), Ok("f6g7f".to_string()));
+        assert!(matches!(pos.parse_san("h7=F"), Err(SanError::Illegal(_))));
+        // The pawns on f6 and h8 could both land on g7: the square alone does not say which.
+        let two = Position::from_fen("4k2P/8/5P2/8/8/8/8/4K3[] w - - 0 40").unwrap();
+        assert!(matches!(two.parse_san("g7=F"), Err(SanError::Ambiguous(_))));
     }
 }

@@ -9,6 +9,7 @@ use super::attacks;
 use super::attacks::met_attack_set;
 use super::bitboard::Bitboard;
 use super::position::Position;
+use super::ruleset::{FEDERATION_MATERIAL_MIN, Material, Rules, federation_material};
 use super::types::{Color, PieceType, Square};
 
 // ---- the start ---------------------------------------------------------------------------
@@ -73,12 +74,13 @@ pub const fn promotion_zone(c: Color) -> Bitboard {
 }
 
 /// Which of `c`'s `pawns` may promote: none while `c` has a met on the board (`mets`); its
-/// last pawn wherever it stands; otherwise those on its promotion squares.
+/// last pawn wherever it stands if `last_anywhere` (the rule set's); otherwise those on its
+/// promotion squares.
 #[inline(always)]
-pub fn promotable_pawns(c: Color, pawns: Bitboard, mets: Bitboard) -> Bitboard {
+pub fn promotable_pawns(c: Color, pawns: Bitboard, mets: Bitboard, last_anywhere: bool) -> Bitboard {
     if mets.any() {
         Bitboard::EMPTY
-    } else if pawns.more_than_one() {
+    } else if pawns.more_than_one() || !last_anywhere {
         pawns & promotion_zone(c)
     } else {
         pawns
@@ -113,11 +115,11 @@ pub fn counting_limit_plies(has: impl Fn(PieceType) -> bool) -> u32 {
 
 /// The 50-move rule: plies without a capture, pawn move, drop or promotion that draw
 /// (docs/rules.md, "The 50-move rule").
-pub const FIFTY_MOVE_PLIES: u32 = 100;
+pub const FIFTY_MOVE_PLIES: u32 = Rules::FAIRY_STOCKFISH.fifty_move_plies;
 
 /// Occurrences of one position (side to move and hands included) that draw (docs/rules.md,
 /// "Repetition").
-pub const REPETITION_DRAW_COUNT: u32 = 3;
+pub const REPETITION_DRAW_COUNT: u32 = Rules::FAIRY_STOCKFISH.repetition_count;
 
 /// Whether promotion stalemate applies (docs/rules.md, "Promotion stalemate"): the side to move has exactly
 /// its king and one pawn on the board (`ours`, `our_pawns`) and nothing in hand, is not in
@@ -188,9 +190,30 @@ impl Position {
         cannot_mate_on_board(self.pieces_of_color(c), non_king, |pt| self.pieces_of_type(pt))
     }
 
-    /// Whether neither side can mate, so the game is drawn.
+    /// Whether neither side can mate, so the game is drawn, by the position's rules.
     #[inline]
     pub fn is_insufficient_material_draw(&self) -> bool {
+        match self.rules().material {
+            Material::FairyStockfish => self.neither_can_mate(),
+            Material::Federation => self.federation_material_draw(),
+            Material::BareKings => self.occupied() == self.pieces_of_type(PieceType::King) && !self.in_setup(),
+        }
+    }
+
+    /// cutechess's material draw: the men on the board are worth less than
+    /// `FEDERATION_MATERIAL_MIN` (a king or any man but a met or knight 9, a knight 4, a met
+    /// 1 and 2 more for the first on each square colour).
+    #[cold]
+    fn federation_material_draw(&self) -> bool {
+        let mets = self.pieces_of_type(PieceType::Met);
+        let knights = self.pieces_of_type(PieceType::Knight);
+        let others = self.occupied() - mets - knights;
+        federation_material(mets, knights, others) < FEDERATION_MATERIAL_MIN
+    }
+
+    /// Fairy-Stockfish's material draw: neither side can mate (`has_insufficient_material`).
+    #[inline]
+    fn neither_can_mate(&self) -> bool {
         // Screened first by what the per-side test needs of both sides (empty hands, none of
         // the mating pieces on the board), as the search asks at every node.
         let mating = MATING_PIECES.iter().fold(Bitboard::EMPTY, |b, &pt| b | self.pieces_of_type(pt));
@@ -229,10 +252,12 @@ mod tests {
     #[test]
     fn only_the_last_pawn_promotes_off_the_diagonals_and_none_beside_a_met() {
         let two = Bitboard::from_square(Square::D5) | Square::A2;
-        assert_eq!(promotable_pawns(Color::White, two, Bitboard::EMPTY), Bitboard::from_square(Square::D5));
+        assert_eq!(promotable_pawns(Color::White, two, Bitboard::EMPTY, true), Bitboard::from_square(Square::D5));
         let last = Bitboard::from_square(Square::A2);
-        assert_eq!(promotable_pawns(Color::White, last, Bitboard::EMPTY), last);
-        assert_eq!(promotable_pawns(Color::White, two, Bitboard::from_square(Square::H1)), Bitboard::EMPTY);
+        assert_eq!(promotable_pawns(Color::White, last, Bitboard::EMPTY, true), last);
+        assert_eq!(promotable_pawns(Color::White, two, Bitboard::from_square(Square::H1), true), Bitboard::EMPTY);
+        // Pritchard's rules: no last-pawn rule, so a last pawn off the diagonals stays.
+        assert_eq!(promotable_pawns(Color::White, last, Bitboard::EMPTY, false), Bitboard::EMPTY);
     }
 
     #[test]

@@ -47,7 +47,9 @@ pub fn clock_fade(pos: &Position, score: i32) -> i32 {
 #[inline]
 pub(super) fn fade(pos: &Position, score: i32, mop_up: bool) -> i32 {
     let limit = pos.counting_limit() as i32;
-    let rule50 = pos.rule50().min(FIFTY_MOVE_PLIES) as i32;
+    // The rule set's 50-move limit (all four have 100 plies).
+    let fifty = pos.rules().fifty_move_plies as i32;
+    let rule50 = (pos.rule50() as i32).min(fifty);
     if (limit == 0 && rule50 == 0) || score == 0 || mop_up {
         return score;
     }
@@ -58,7 +60,10 @@ pub(super) fn fade(pos: &Position, score: i32, mop_up: bool) -> i32 {
         let left = (limit - pos.counting_ply() as i32).max(0);
         score = score * (left + 8) / (limit + 8);
     }
-    score * (RULE50_SPAN - rule50) / RULE50_SPAN
+    if rule50 == 0 {
+        return score;
+    }
+    score * (2 * fifty - rule50) / (2 * fifty)
 }
 
 /// Endgame knowledge the pieces decide: sides that cannot mate and driving a bare king to

@@ -349,7 +349,7 @@ fn pawn_terms<T: Tracer>(e: &mut Eval<'_, T>, c: Color) {
     if !pawns.more_than_one() {
         e.add(c, LAST_PAWN, 1);
     }
-    let promotable = promotable_pawns(c, pawns, pos.pieces(c, PieceType::Met));
+    let promotable = promotable_pawns(c, pawns, pos.pieces(c, PieceType::Met), pos.rules().last_pawn_promotes_anywhere);
     e.add(c, PAWN_PROMOTABLE, promotable.count() as i32);
 }
 

@@ -9,7 +9,7 @@
 
 use super::core::ENGINE_NAME;
 use super::notice::{Level, Notice, Report};
-use super::options::VARIANT;
+use super::options::VARIANTS;
 use super::wire::send;
 use crate::board::{Color, Move, MoveKind, Outcome, PieceType, Position, Square};
 use crate::search::time::TimeManager;
@@ -39,9 +39,10 @@ pub const PIECES: [&str; 6] =
 pub fn features() -> String {
     let mut s = format!(
         "feature done=0\n\
-         feature myname=\"{ENGINE_NAME}\" variants=\"{VARIANT}\" setboard=1 usermove=1 ping=1 playother=1 \
+         feature myname=\"{ENGINE_NAME}\" variants=\"{}\" setboard=1 usermove=1 ping=1 playother=1 \
          time=1 draw=1 analyze=1 pause=0 reuse=1 colors=0 name=0 ics=0 san=0 nps=1 memory=1 smp=1 \
-         highlight=1 exclude=0 setscore=0 debug=1 sigint=0 sigterm=0\n"
+         highlight=1 exclude=0 setscore=0 debug=1 sigint=0 sigterm=0\n",
+        VARIANTS.join(",")
     );
     for line in super::options::xboard_option_features() {
         s.push_str(&line);

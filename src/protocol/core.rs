@@ -131,6 +131,16 @@ impl Core {
         Core { pos: Position::startpos(), options: Options::default(), engine: Engine::new(report), events }
     }
 
+    /// The rule set in force has been set: the position starts again under it, and a
+    /// notice says so if loaded tables do not hold under it.
+    pub fn rules_changed(&mut self) {
+        let rules = self.options.rules();
+        self.pos = Position::startpos_with(rules);
+        if self.engine.has_tablebases() && *rules != *crate::tb::TABLE_RULES {
+            self.engine.notice(Notice::TablebasesNotForRules(rules));
+        }
+    }
+
     /// A sender into the loop's channel, for a search's `Event::Done`.
     pub fn events(&self) -> Sender<Event> {
         self.events.clone()
@@ -144,7 +154,7 @@ impl Core {
         let id = match self.options.set(args) {
             Ok(Accepted(id)) => id,
             Err(OptionError::NotInList { name, value, .. }) if name == "UCI_Variant" => {
-                self.engine.notice(Notice::UnsupportedVariant(value));
+                self.engine.notice(Notice::UnsupportedVariant(value, self.options.variant.name));
                 return None;
             }
             Err(e) => {
@@ -153,8 +163,14 @@ impl Core {
             }
         };
         let refused = match id {
-            Id::Variant => {
-                self.engine.notice(Notice::Variant);
+            Id::Variant | Id::Rules => {
+                // The variant line is what hosts parse; the rules line answers `Rules` only.
+                let notice = match id {
+                    Id::Variant => Notice::Variant(self.options.variant),
+                    _ => Notice::Rules(self.options.rules()),
+                };
+                self.engine.notice(notice);
+                self.rules_changed();
                 None
             }
             Id::Threads if cfg!(target_arch = "wasm32") && self.options.threads > 1 => {
@@ -169,6 +185,10 @@ impl Core {
             Id::TablebasePath => {
                 let note = self.engine.set_tablebases(&self.options.tablebase_path);
                 self.engine.notice(note);
+                let rules = self.options.rules();
+                if self.engine.has_tablebases() && *rules != *crate::tb::TABLE_RULES {
+                    self.engine.notice(Notice::TablebasesNotForRules(rules));
+                }
                 None
             }
             Id::EvalFile => match self.engine.load_network(&self.options.eval_file) {
@@ -323,7 +343,7 @@ mod tests {
         assert!(matches!(&taken()[..], [Notice::Option(OptionError::OutOfRange { .. })]));
         assert_eq!(core.options.hash_mb, Options::default().hash_mb);
         assert_eq!(core.set_option("name UCI_Variant value chess"), None);
-        assert_eq!(taken(), [Notice::UnsupportedVariant("chess".into())]);
+        assert_eq!(taken(), [Notice::UnsupportedVariant("chess".into(), "sittuyin")]);
         // An option without a side effect says nothing.
         assert_eq!(core.set_option("name Skill Level value 5"), Some(Id::SkillLevel));
         assert!(taken().is_empty());

@@ -228,6 +228,11 @@ impl Engine {
         Ok(&self.network)
     }
 
+    /// Whether tables are loaded.
+    pub fn has_tablebases(&self) -> bool {
+        self.tablebases.is_some()
+    }
+
     /// Opens the tables in the folder `path` for the next searches (none for an empty path)
     /// and says what it found: how many tables the folder holds, or why it cannot be read
     /// (play goes on without tables then).

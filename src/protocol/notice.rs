@@ -4,7 +4,8 @@
 //! `info string error: ...`, CECP `Error (bad option): ...` or a `#` comment), around the
 //! one message text given here, so every protocol says the same thing.
 
-use super::options::{OptionError, VARIANT};
+use super::options::{OptionError, VARIANTS};
+use crate::board::Rules;
 use crate::board::START_FEN;
 use std::fmt;
 
@@ -23,8 +24,12 @@ pub enum Level {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Notice {
     /// `UCI_Variant` was set: the board geometry and start position, in the words
-    /// Fairy-Stockfish uses, which web GUIs parse.
-    Variant,
+    /// Fairy-Stockfish uses, which web GUIs parse, under the variant's name.
+    Variant(&'static Rules),
+    /// The `Rules` option (or the variant) put a rule set in force.
+    Rules(&'static Rules),
+    /// Tables are loaded, but built under other rules than those in force: they go unused.
+    TablebasesNotForRules(&'static Rules),
     /// `TablebasePath` was emptied.
     TablebasesOff,
     /// `TablebasePath` names a folder that holds `tables` tables.
@@ -67,7 +72,7 @@ pub enum Notice {
         kept: usize,
     },
     /// `UCI_Variant` names a variant other than Sittuyin.
-    UnsupportedVariant(String),
+    UnsupportedVariant(String, &'static str),
     /// Any other refused option.
     Option(OptionError),
     /// A new job (`why`: `go`, `bench`) arrived during a search that runs until `stop`.
@@ -95,9 +100,12 @@ impl Notice {
     /// How serious the notice is.
     pub fn level(&self) -> Level {
         match self {
-            Notice::Variant | Notice::TablebasesOff | Notice::Tablebases { .. } | Notice::NetLoaded { .. } => {
-                Level::Note
-            }
+            Notice::Variant(_)
+            | Notice::Rules(_)
+            | Notice::TablebasesOff
+            | Notice::Tablebases { .. }
+            | Notice::NetLoaded { .. } => Level::Note,
+            Notice::TablebasesNotForRules(_) => Level::Warning,
             Notice::PerftStopped { .. } | Notice::OneThread { .. } => Level::Note,
             Notice::StoppingSearch { .. } => Level::Warning,
             _ => Level::Error,
@@ -109,14 +117,16 @@ impl Notice {
     pub fn is_about_an_option(&self) -> bool {
         matches!(
             self,
-            Notice::Variant
+            Notice::Variant(_)
+                | Notice::Rules(_)
+                | Notice::TablebasesNotForRules(_)
                 | Notice::TablebasesOff
                 | Notice::Tablebases { .. }
                 | Notice::TablebasePath { .. }
                 | Notice::NetLoaded { .. }
                 | Notice::EvalFile { .. }
                 | Notice::HashTooLarge { .. }
-                | Notice::UnsupportedVariant(_)
+                | Notice::UnsupportedVariant(..)
                 | Notice::Option(_)
         )
     }
@@ -126,9 +136,16 @@ impl Notice {
 impl fmt::Display for Notice {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Notice::Variant => {
-                write!(f, "variant {VARIANT} files 8 ranks 8 pocket 6 template bughouse startpos {START_FEN}")
+            Notice::Variant(r) => {
+                write!(f, "variant {} files 8 ranks 8 pocket 6 template bughouse startpos {START_FEN}", r.name)
             }
+            Notice::Rules(r) => write!(f, "rules {}: {}", r.short_name(), r.title),
+            Notice::TablebasesNotForRules(r) => write!(
+                f,
+                "no tablebases for the {} rules (the tables are built under {}); playing without tables",
+                r.short_name(),
+                crate::tb::TABLE_RULES.short_name()
+            ),
             Notice::TablebasesOff => write!(f, "tablebases off"),
             Notice::Tablebases { tables, dir } => {
                 write!(f, "tablebases: {tables} tables in {} (each read when first needed)", truncate(dir))
@@ -144,8 +161,13 @@ impl fmt::Display for Notice {
             Notice::HashTooLarge { asked, available, kept } => {
                 write!(f, "Hash {asked} MiB does not fit in memory ({available} MiB available); keeping {kept} MiB")
             }
-            Notice::UnsupportedVariant(v) => {
-                write!(f, "variant '{}' is not supported, only {VARIANT}; staying on {VARIANT}", truncate(v))
+            Notice::UnsupportedVariant(v, current) => {
+                write!(
+                    f,
+                    "variant '{}' is not supported, only {}; staying on {current}",
+                    truncate(v),
+                    VARIANTS.join(", ")
+                )
             }
             Notice::Option(e) => write!(f, "{}", truncate(&e.to_string())),
             Notice::StoppingSearch { why } => {

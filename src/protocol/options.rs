@@ -1,11 +1,27 @@
 //! The engine's options: their `option name ...` lines for `uci`/`usi`, their typed values,
 //! and `setoption` parsing with an error that names the problem for every bad input.
 
+use crate::board::Rules;
 use crate::search::params::SearchParams;
 use std::fmt;
 
-/// The only variant this engine plays.
+/// The variant name hosts know: Fairy-Stockfish's rules, the default.
 pub const VARIANT: &str = "sittuyin";
+
+/// The `UCI_Variant` names, one per rule set (`Rules::ALL`), the default first.
+pub const VARIANTS: [&str; 4] = [Rules::ALL[0].name, Rules::ALL[1].name, Rules::ALL[2].name, Rules::ALL[3].name];
+
+/// The `Rules` combo's value that follows `UCI_Variant` (the default).
+pub const RULES_FROM_VARIANT: &str = "variant";
+
+/// The `Rules` combo's values: follow the variant, or one rule set by its short name.
+const RULES_CHOICES: [&str; 5] = [
+    RULES_FROM_VARIANT,
+    Rules::ALL[0].short_name_const(),
+    Rules::ALL[1].short_name_const(),
+    Rules::ALL[2].short_name_const(),
+    Rules::ALL[3].short_name_const(),
+];
 
 /// The largest hash table accepted, in MiB.
 pub const MAX_HASH_MB: i64 = 1 << 16;
@@ -32,6 +48,8 @@ enum Kind {
 pub enum Id {
     /// `UCI_Variant`.
     Variant,
+    /// `Rules`: the rule set, for hosts that always send `sittuyin` (cutechess).
+    Rules,
     /// `Threads`.
     Threads,
     /// `Hash` (MiB).
@@ -67,7 +85,8 @@ pub enum Id {
 
 /// Every option in the order `uci` lists them.
 const SPECS: &[(Id, &str, Kind)] = &[
-    (Id::Variant, "UCI_Variant", Kind::Combo { default: VARIANT, vars: &[VARIANT] }),
+    (Id::Variant, "UCI_Variant", Kind::Combo { default: VARIANT, vars: &VARIANTS }),
+    (Id::Rules, "Rules", Kind::Combo { default: RULES_FROM_VARIANT, vars: &RULES_CHOICES }),
     (Id::Threads, "Threads", Kind::Spin { default: 1, min: 1, max: MAX_THREADS }),
     (Id::Hash, "Hash", Kind::Spin { default: 16, min: 1, max: MAX_HASH_MB }),
     (Id::ClearHash, "Clear Hash", Kind::Button),
@@ -182,6 +201,11 @@ pub struct Options {
     pub search: SearchParams,
     /// The folder of the endgame tablebases (empty: none).
     pub tablebase_path: String,
+    /// The rule set `UCI_Variant` named.
+    pub variant: &'static Rules,
+    /// The rule set the `Rules` option names, if it names one rather than following the
+    /// variant.
+    pub rules_choice: Option<&'static Rules>,
 }
 
 impl Default for Options {
@@ -201,6 +225,8 @@ impl Default for Options {
             eval_file: String::new(),
             search: SearchParams::default(),
             tablebase_path: String::new(),
+            variant: &Rules::FAIRY_STOCKFISH,
+            rules_choice: None,
         };
         // The defaults live in one place, the table that `uci` prints.
         for (id, _, kind) in SPECS {
@@ -328,6 +354,12 @@ impl Options {
                 if !vars.iter().any(|v| v.eq_ignore_ascii_case(&value)) {
                     return Err(OptionError::NotInList { name, value, vars: vars.join(", ") });
                 }
+                // Every value in the lists names a rule set, but `variant`.
+                let named = Rules::by_name(&value);
+                match id {
+                    Id::Variant => self.variant = named.unwrap_or(&Rules::FAIRY_STOCKFISH),
+                    _ => self.rules_choice = named,
+                }
             }
             Kind::Check { .. } => {
                 let value = value.ok_or_else(missing)?;
@@ -369,8 +401,13 @@ impl Options {
             Id::ShowWdl => self.show_wdl = flag(v),
             Id::AnalyseMode => self.analyse_mode = flag(v),
             Id::UseNnue => self.use_nnue = flag(v),
-            Id::Variant | Id::ClearHash | Id::SearchParam | Id::EvalFile | Id::TablebasePath => {}
+            Id::Variant | Id::Rules | Id::ClearHash | Id::SearchParam | Id::EvalFile | Id::TablebasePath => {}
         }
+    }
+
+    /// The rule set in force: the `Rules` option's, else the variant's.
+    pub fn rules(&self) -> &'static Rules {
+        self.rules_choice.unwrap_or(self.variant)
     }
 }
 

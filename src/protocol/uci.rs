@@ -91,6 +91,7 @@ impl Uci {
     fn position(&self, core: &mut Core, args: &[&str]) {
         let moves_at = args.iter().position(|&a| a == "moves").unwrap_or(args.len());
         let (head, moves) = (&args[..moves_at], args.get(moves_at + 1..).unwrap_or_default());
+        let rules = core.options.rules();
         let parsed = match head.first().copied() {
             Some("startpos") => {
                 if head.len() > 1 {
@@ -99,10 +100,14 @@ impl Uci {
                         truncate(&head[1..].join(" "))
                     ));
                 }
-                Ok(Position::startpos())
+                Ok(Position::startpos_with(rules))
             }
-            Some("fen") => Position::from_fen(&head[1..].join(" ")).map_err(|e| format!("invalid FEN: {e}")),
-            Some("sfen") => parse_sfen(&head[1..].join(" ")).map_err(|e| format!("invalid SFEN: {e}")),
+            Some("fen") => {
+                Position::from_fen_with(&head[1..].join(" "), rules).map_err(|e| format!("invalid FEN: {e}"))
+            }
+            Some("sfen") => {
+                parse_sfen(&head[1..].join(" ")).map(|p| p.with_rules(rules)).map_err(|e| format!("invalid SFEN: {e}"))
+            }
             Some(other) => Err(format!("expected 'startpos', 'fen' or 'sfen', got '{}'", truncate(other))),
             None => Err("expected 'startpos', 'fen' or 'sfen'".to_string()),
         };

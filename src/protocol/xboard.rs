@@ -16,9 +16,9 @@ use super::core::{Core, Ending, Event, Flow, Frontend, MAX_LINE, SearchEnd, trun
 use super::engine::SearchOutput;
 use super::go::Go;
 use super::notice::Report;
-use super::options::{self, VARIANT};
+use super::options;
 use super::wire::send;
-use crate::board::{Color, Move, Position};
+use crate::board::{Color, Move, Position, Rules};
 use crate::search::{Bound, Info, Limits};
 use std::sync::Arc;
 use std::sync::mpsc::Sender;
@@ -132,7 +132,7 @@ impl Xboard {
         match cmd {
             "protover" => send(&cecp::features()),
             "new" => self.new_game(c),
-            "variant" => self.variant(rest),
+            "variant" => self.variant(c, rest),
             "force" => {
                 self.cancel(c);
                 self.plays = None;
@@ -252,7 +252,7 @@ impl Xboard {
 
     fn new_game(&mut self, c: &mut Core) {
         self.cancel(c);
-        c.pos = Position::startpos();
+        c.pos = Position::startpos_with(c.options.rules());
         self.plays = Some(Color::Black);
         self.clock.new_game();
         self.reset_game();
@@ -269,11 +269,14 @@ impl Xboard {
         self.claimed = false;
     }
 
-    fn variant(&mut self, name: &str) {
-        if !name.eq_ignore_ascii_case(VARIANT) {
+    fn variant(&mut self, c: &mut Core, name: &str) {
+        // Each rule set is a variant of its own name; the `Rules` option, if set, still wins.
+        let Some(rules) = Rules::ALL.into_iter().find(|r| r.name.eq_ignore_ascii_case(name)) else {
             error("unsupported variant", &truncate(name));
             return;
-        }
+        };
+        c.options.variant = rules;
+        c.rules_changed();
         // XBoard knows no Sittuyin: teach it the board, the start and the pieces.
         let mut text = format!("{}\n", cecp::setup_line());
         for p in cecp::PIECES {
@@ -285,7 +288,7 @@ impl Xboard {
 
     fn setboard(&mut self, c: &mut Core, fen: &str) {
         self.cancel(c);
-        match Position::from_fen(fen) {
+        match Position::from_fen_with(fen, c.options.rules()) {
             Ok(p) => {
                 c.pos = p;
                 self.reset_game();
@@ -462,7 +465,7 @@ impl Frontend for Xboard {
 
     /// CECP starts a game from the start position, whatever UCI commands came before.
     fn start(&mut self, c: &mut Core) {
-        c.pos = Position::startpos();
+        c.pos = Position::startpos_with(c.options.rules());
     }
 
     fn command(&mut self, c: &mut Core, line: &str) -> Flow {

@@ -9,7 +9,6 @@ use super::tt::Bound;
 use super::worker::Worker;
 use super::{MATE_BOUND, MAX_PLY, VALUE_INFINITE, VALUE_MATE, VALUE_NONE, mate_in, mated_in};
 use crate::board::Move;
-use crate::board::sittuyin::FIFTY_MOVE_PLIES;
 
 /// Transposition-table cutoffs stop this many plies before the 50-move limit or the end of
 /// the count: a stored score may be a win that the limit, reached since, has made a draw.
@@ -134,7 +133,7 @@ impl Worker<'_> {
     /// Plies until the 50-move rule or the count ends the game, whichever is sooner.
     #[inline]
     fn clock_left(&self) -> u32 {
-        let fifty = FIFTY_MOVE_PLIES.saturating_sub(self.pos.rule50());
+        let fifty = self.pos.rules().fifty_limit().saturating_sub(self.pos.rule50());
         match self.pos.counting_limit() {
             0 => fifty,
             limit => fifty.min(limit.saturating_sub(self.pos.counting_ply())),
@@ -148,7 +147,7 @@ impl Worker<'_> {
     #[inline]
     fn tt_score_holds(&self, score: i32, qsearch: bool) -> bool {
         if !self.params.USE_CLOCK_TT {
-            return qsearch || self.pos.rule50() + TT_CLOCK_MARGIN < FIFTY_MOVE_PLIES;
+            return qsearch || self.pos.rule50() + TT_CLOCK_MARGIN < self.pos.rules().fifty_limit();
         }
         let left = self.clock_left();
         if left <= TT_CLOCK_MARGIN {

@@ -19,6 +19,11 @@ pub mod registry;
 pub mod retro;
 pub mod value;
 
+/// The rule set every table is built under (Fairy-Stockfish's counting and 50-move rules).
+/// Under any other rule set the values differ, and no table is probed.
+pub const TABLE_RULES: &Rules = &Rules::FAIRY_STOCKFISH;
+
+use crate::board::Rules;
 pub use file::Table;
 pub use material::Material;
 pub use probe::{Probe, RankedMove, Wdl};

@@ -163,7 +163,7 @@ impl TbPos {
         let ours = self.color_bb(us);
         let theirs = self.color_bb(them);
         let promotable =
-            sittuyin::promotable_pawns(us, self.pieces(us, PieceType::Pawn), self.pieces(us, PieceType::Met));
+            sittuyin::promotable_pawns(us, self.pieces(us, PieceType::Pawn), self.pieces(us, PieceType::Met), true);
         for i in 0..self.n {
             let p = self.piece[i];
             if p.color() != us {

@@ -70,6 +70,9 @@ impl Tablebases {
     /// than four men, men in hand, a missing table, or a count running where no king is
     /// bare (which no game reaches).
     pub fn probe(&self, pos: &Position) -> Option<Probe> {
+        if *pos.rules() != *super::TABLE_RULES {
+            return None;
+        }
         let p = TbPos::from_position(pos)?;
         let entry = self.lookup(&p)?;
         let count = (pos.counting_limit() != 0).then(|| (pos.counting_limit(), pos.counting_ply()));

@@ -6,10 +6,11 @@
 
 use super::clock::TimeControl;
 use super::stats::Sprt;
+use crate::board::Rules;
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// The only variant this runner referees.
+/// The variant the engines are told by default.
 pub const VARIANT: &str = "sittuyin";
 
 /// How one engine is started and limited.
@@ -145,6 +146,11 @@ pub struct MatchConfig {
     pub debug: bool,
     /// Milliseconds to wait between games (`-wait`).
     pub wait: Duration,
+    /// The `UCI_Variant` the engines are told (`-variant`, one per rule set).
+    pub variant: String,
+    /// The rule set the referee judges by: `-rules`, else the `Rules` option both engines
+    /// are given, else the variant's.
+    pub rules: &'static Rules,
 }
 
 impl MatchConfig {
@@ -393,6 +399,8 @@ Play an engine-vs-engine match of Sittuyin between two UCI engines. The argument
 cutechess-cli, so its match scripts run unchanged; anything not listed is an error.
 
 Usage: sitke match -engine SETTINGS -engine SETTINGS [-each SETTINGS] [OPTIONS]
+       sitke match -referee FILE.pgn [-rules NAME]   (judge a PGN's games by NAME's rules:
+       one line a game: number, Result tag, Sitke's result and reason)
 
 Engine settings (key=value, after -engine, or after -each for both engines):
   cmd=PROGRAM  name=NAME  arg=ARG (repeatable)  dir=FOLDER  proto=uci
@@ -401,7 +409,11 @@ Engine settings (key=value, after -engine, or after -each for both engines):
   stderr=FILE  option.NAME=VALUE (a UCI option, e.g. option.Hash=64)
 
 Options:
-  -variant sittuyin           the only variant refereed
+  -variant NAME               the UCI_Variant the engines are told: sittuyin (default),
+                              sittuyin-federation, sittuyin-club or sittuyin-pritchard
+  -rules NAME                 the rules the referee judges by: fairy, federation, club or
+                              pritchard (default: the engines' option.Rules, else the
+                              variant's)
   -games N                    games per encounter (default 1)
   -rounds N                   encounters (default 1)
   -repeat                     play each opening twice, colours swapped
@@ -480,7 +492,10 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
         site: "?".to_string(),
         debug: false,
         wait: Duration::ZERO,
+        variant: VARIANT.to_string(),
+        rules: &Rules::FAIRY_STOCKFISH,
     };
+    let mut rules_flag: Option<&'static Rules> = None;
     let mut each = EngineArgs::default();
     let mut engines: Vec<EngineArgs> = Vec::new();
     let mut setup: Vec<&str> = Vec::new();
@@ -522,9 +537,21 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
             }
             "-variant" => {
                 let v = one()?;
-                if v != VARIANT {
-                    return Err(format!("-variant {v}: sitke match referees sittuyin only"));
+                match Rules::ALL.iter().find(|r| r.name.eq_ignore_ascii_case(v)) {
+                    Some(r) => cfg.variant = r.name.to_string(),
+                    None => {
+                        return Err(format!(
+                            "-variant {v}: sitke match referees {} only",
+                            super::told::variant_names()
+                        ));
+                    }
                 }
+            }
+            "-rules" => {
+                let v = one()?;
+                rules_flag = Some(Rules::by_name(v).ok_or_else(|| {
+                    format!("-rules {v}: expected one of {}", Rules::ALL.map(|r| r.short_name()).join(", "))
+                })?);
             }
             "-games" => cfg.games = number("-games", one()?)?,
             "-rounds" => cfg.rounds = number("-rounds", one()?)?,
@@ -576,7 +603,7 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
             _ if opt.starts_with('-') => {
                 return Err(format!(
                     "option {opt} is not supported by sitke match; supported: -engine -each \
-                     -variant -games -rounds -repeat -concurrency -openings -pgnout -sprt \
+                     -variant -rules -games -rounds -repeat -concurrency -openings -pgnout -sprt \
                      -resign -draw -maxmoves -srand -resume -ledger -ratinginterval -event -site \
                      -debug -recover -wait -tournament"
                 ));
@@ -597,6 +624,10 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
     for (k, e) in engines.iter().enumerate() {
         cfg.engines.push(engine_from(&each, e, k)?);
     }
+    let told =
+        |e: &EngineConfig| e.options.iter().find(|(n, _)| n.eq_ignore_ascii_case("Rules")).map(|(_, v)| v.clone());
+    let told = [told(&cfg.engines[0]), told(&cfg.engines[1])];
+    cfg.rules = super::told::referee_rules(rules_flag, [told[0].as_deref(), told[1].as_deref()], &cfg.variant)?;
     if cfg.games == 0 || cfg.rounds == 0 {
         return Err("-games and -rounds must be at least 1".to_string());
     }
@@ -700,7 +731,9 @@ mod tests {
     fn refuses_what_it_does_not_support_by_name() {
         for (line, needle) in [
             ("-engine cmd=a tc=1 -engine cmd=b tc=1 -tb /syzygy", "-tb"),
-            ("-engine cmd=a tc=1 -engine cmd=b tc=1 -variant chess", "sittuyin only"),
+            ("-engine cmd=a tc=1 -engine cmd=b tc=1 -variant chess", "sittuyin, sittuyin-federation"),
+            ("-engine cmd=a tc=1 -engine cmd=b tc=1 -rules chess", "-rules chess: expected one of"),
+            ("-engine cmd=a tc=1 option.Rules=federation -engine cmd=b tc=1 option.Rules=club", "different rule sets"),
             ("-engine cmd=a tc=1 proto=xboard -engine cmd=b tc=1", "only UCI"),
             ("-engine cmd=a tc=1 book=x.bin -engine cmd=b tc=1", "'book'"),
             ("-engine cmd=a tc=1 ponder -engine cmd=b tc=1", "'ponder'"),

@@ -8,7 +8,7 @@ use super::clock::{Clock, TimeControl};
 use super::engine::{Engine, EngineError, Score, SearchFailure};
 use super::openings::Opening;
 use super::record::{GameRecord, GameResult, MoveRecord, Termination, side_name};
-use crate::board::{Color, Outcome, Position};
+use crate::board::{Color, Outcome, Position, Rules};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, SystemTime};
 
@@ -135,6 +135,7 @@ pub fn unplayed(spec: &GameSpec, white: &EngineConfig, black: &EngineConfig, los
         moves: Vec::new(),
         result: GameResult::forfeit(loser, Termination::StartFailure),
         started: SystemTime::now(),
+        rules: spec.rules,
     }
 }
 
@@ -146,6 +147,8 @@ pub struct GameSpec<'a> {
     pub opening: &'a Opening,
     /// Whether the match's first engine plays White.
     pub first_is_white: bool,
+    /// The rules the referee judges the game by.
+    pub rules: &'static Rules,
 }
 
 /// Logs why an engine lost, with the last lines it printed.
@@ -169,7 +172,7 @@ pub fn play(
     stop: &AtomicBool,
 ) -> Option<GameRecord> {
     let started = SystemTime::now();
-    let mut pos = spec.opening.position();
+    let mut pos = spec.opening.position().with_rules(spec.rules);
     let start_fen = spec.opening.fen.as_ref().map(|_| pos.fen());
     let mut moves: Vec<MoveRecord> = Vec::new();
     let tc_of = |c: &EngineConfig| c.tc.unwrap_or(TimeControl::Infinite);
@@ -187,6 +190,7 @@ pub fn play(
             moves,
             result,
             started,
+            rules: spec.rules,
         })
     };
 
@@ -202,6 +206,16 @@ pub fn play(
         }
     }
     for &m in &spec.opening.moves {
+        // Openings are made under the default rules; under others (Pritchard's sequential
+        // setup) a book move may not be legal, and the book ends there.
+        if !pos.is_legal(m) {
+            log::warn!(
+                "game {}: book move {m} is illegal under the {} rules; book ends",
+                spec.number,
+                spec.rules.short_name()
+            );
+            break;
+        }
         moves.push(MoveRecord { mv: m, score: None, depth: None, time: Duration::ZERO, book: true });
         pos.do_move(m);
     }

@@ -15,11 +15,13 @@ pub mod ledger;
 pub mod openings;
 pub mod pgn;
 pub mod record;
+pub mod referee;
 pub mod resume;
 pub mod stats;
+pub mod told;
 
 use crate::board::Color;
-use cli::{MatchConfig, VARIANT};
+use cli::MatchConfig;
 use engine::Engine;
 use game::{Adjudication, GameSpec};
 use ledger::{Ledger, Run};
@@ -50,7 +52,7 @@ fn say(out: &mut dyn Write, line: &str) {
 }
 
 /// How the match went, for the caller.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Summary {
     /// Results from the first engine's point of view (with a ledger, of every run).
     pub wdl: Wdl,
@@ -172,7 +174,7 @@ impl Worker<'_> {
             // Colours alternate; with -repeat both games of a pair share the opening.
             let first_is_white = index.is_multiple_of(2);
             let opening = self.book.get(if self.cfg.repeat { index / 2 } else { index });
-            let spec = GameSpec { number: index + 1, opening: &opening, first_is_white };
+            let spec = GameSpec { number: index + 1, opening: &opening, first_is_white, rules: self.cfg.rules };
             let [w, b] = if first_is_white { [0, 1] } else { [1, 0] };
             if let Some(k) = self.ensure_running(&mut engines, played) {
                 let loser = if k == w { Color::White } else { Color::Black };
@@ -222,7 +224,7 @@ impl Worker<'_> {
             if let Some(old) = slot.take() {
                 old.quit();
             }
-            match Engine::start(cfg, VARIANT) {
+            match Engine::start(cfg, &self.cfg.variant) {
                 Ok(e) => {
                     *slot = Some(e);
                     self.restart_failures[k].store(0, Ordering::Relaxed);
@@ -247,6 +249,10 @@ impl Worker<'_> {
 
 /// Runs a match from `sitke match` arguments; prints the games and statistics to stdout.
 pub fn run(args: &[String]) -> Result<Summary, String> {
+    if args.iter().any(|a| a == "-referee") {
+        referee::run_referee(args)?;
+        return Ok(Summary::default());
+    }
     let cfg = cli::parse(args)?;
     play(&cfg, &mut std::io::stdout())
 }
@@ -259,6 +265,7 @@ pub fn play(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, String> {
         now.map_or(0, |d| d.as_nanos() as u64)
     });
     log::info!("seed {seed} (repeat the openings with -srand {seed})");
+    log::info!("refereeing by the {} rules ({})", cfg.rules.short_name(), cfg.rules.title);
     let ledger = match &cfg.ledger {
         Some(path) => Some(Ledger::open(path, &cfg.setup)?),
         None => None,
@@ -329,7 +336,7 @@ pub fn play(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, String> {
     for _ in 0..workers {
         let mut set = [None, None];
         for (k, e) in cfg.engines.iter().enumerate() {
-            set[k] = Some(Engine::start(e, VARIANT).map_err(|e| e.to_string())?);
+            set[k] = Some(Engine::start(e, &cfg.variant).map_err(|e| e.to_string())?);
         }
         sets.push(set);
     }

@@ -62,8 +62,8 @@ pub fn format_game(rec: &GameRecord, event: &str, site: &str, minimal: bool) -> 
     out.push('\n');
 
     let mut pos = match &rec.start_fen {
-        Some(f) => Position::from_fen(f).unwrap_or_else(|_| Position::startpos()),
-        None => Position::startpos(),
+        Some(f) => Position::from_fen_with(f, rec.rules).unwrap_or_else(|_| Position::startpos_with(rec.rules)),
+        None => Position::startpos_with(rec.rules),
     };
     let mut tokens: Vec<String> = Vec::new();
     for (i, m) in rec.moves.iter().enumerate() {

@@ -138,6 +138,8 @@ pub struct GameRecord {
     pub result: GameResult,
     /// When the game started.
     pub started: SystemTime,
+    /// The rules the game was played and judged by.
+    pub rules: &'static crate::board::Rules,
 }
 
 impl GameRecord {

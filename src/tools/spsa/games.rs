@@ -106,6 +106,8 @@ impl MatchReferee {
             site: "?".to_string(),
             debug: false,
             wait: Duration::ZERO,
+            variant: crate::tools::r#match::cli::VARIANT.to_string(),
+            rules: &crate::board::Rules::FAIRY_STOCKFISH,
         }
     }
 }
