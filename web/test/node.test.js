@@ -9,8 +9,14 @@ const path = require('path');
 const Sitke = require('..');
 
 /** The engine with every line it wrote kept, and a way to wait for one. */
+// Every engine a test starts, so that one whose test failed before its `terminate()` cannot
+// keep node's event loop, and the whole run, waiting.
+const started = [];
+test.after(() => started.forEach((engine) => engine.terminate()));
+
 async function start() {
   const engine = await Sitke();
+  started.push(engine);
   const lines = [];
   let waiter = null;
   engine.addMessageListener((line) => {
@@ -66,7 +72,11 @@ test('the banner, uci, the variant line and Threads', async () => {
   assert.match(banner.line, /^Sitke \S+ by /);
   const ok = await e.ask('uci', (l) => l === 'uciok');
   assert.ok(ok.before.some((l) => l.startsWith('id name Sitke')));
-  assert.ok(ok.before.includes('option name UCI_Variant type combo default sittuyin var sittuyin'));
+  assert.ok(ok.before.includes('option name UCI_Variant type combo default sittuyin var sittuyin ' +
+    'var sittuyin-federation var sittuyin-club var sittuyin-pritchard'));
+  const federation = await e.ask('setoption name UCI_Variant value sittuyin-federation',
+    starts('info string variant'));
+  assert.match(federation.line, /^info string variant sittuyin-federation files 8 ranks 8 pocket 6 /);
   const variant = await e.ask('setoption name UCI_Variant value sittuyin', starts('info string variant'));
   assert.match(variant.line, /^info string variant sittuyin files 8 ranks 8 pocket 6 /);
   const threads = await e.ask('setoption name Threads value 4', starts('info string'));
