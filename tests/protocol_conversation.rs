@@ -449,3 +449,21 @@ fn the_built_in_net_and_eval_file() {
     assert!(bestmove(out.last().unwrap()).len() >= 4);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Setting the rules already in force keeps the position (hosts send `UCI_Variant sittuyin`
+/// at any time, cutechess before every game); other rules start it again under them.
+#[test]
+fn setting_the_same_rules_keeps_the_position() {
+    let mut e = Engine::sitke();
+    e.send("position startpos moves K@g2");
+    e.send("setoption name UCI_Variant value sittuyin");
+    e.send("setoption name Rules value variant");
+    e.send("d");
+    let out = e.expect_prefix("Checkers", Duration::from_secs(10));
+    assert!(out.iter().any(|l| l.starts_with("Fen: ") && l.contains("6K1/8[") && l.contains(" b ")), "{out:?}");
+    e.send("setoption name UCI_Variant value sittuyin-club");
+    e.send("d");
+    let out = e.expect_prefix("Checkers", Duration::from_secs(10));
+    let fen = out.iter().find(|l| l.starts_with("Fen: ")).unwrap();
+    assert_eq!(fen.trim_start_matches("Fen: "), "8/8/4pppp/pppp4/4PPPP/PPPP4/8/8[KSSFRRNNkssfrrnn] w - - 0 1");
+}

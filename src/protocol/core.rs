@@ -131,11 +131,16 @@ impl Core {
         Core { pos: Position::startpos(), options: Options::default(), engine: Engine::new(report), events }
     }
 
-    /// The rule set in force has been set: the position starts again under it, and a
-    /// notice says so if loaded tables do not hold under it.
+    /// The rule set in force has been set: where it differs from the position's, the
+    /// position starts again under it (a position set up under other rules may not be one
+    /// under these), and a notice says so if loaded tables do not hold under it. Setting
+    /// the rules already in force keeps the position, as it did before rule sets existed:
+    /// hosts send `UCI_Variant sittuyin` at any time.
     pub fn rules_changed(&mut self) {
         let rules = self.options.rules();
-        self.pos = Position::startpos_with(rules);
+        if *rules != *self.pos.rules() {
+            self.pos = Position::startpos_with(rules);
+        }
         if self.engine.has_tablebases() && *rules != *crate::tb::TABLE_RULES {
             self.engine.notice(Notice::TablebasesNotForRules(rules));
         }
