@@ -21,6 +21,37 @@ async function shownPlies(page) {
   const items = await page.$$eval('#moves li', (lis) => lis.map((li) => li.textContent));
   return items.join(' ').split(/\s+/).filter(Boolean);
 }
+/** The window the screenshots in docs/img were taken at. */
+const VIEWPORT = { width: 1100, height: 760 };
+
+/**
+ * Serves the page (`serveOptions` as web/serve.js takes them), opens a fresh headless Chromium
+ * profile, and runs `body` with its page, the server's port and every console error and page
+ * error seen; the browser, server and profile go whatever `body` does.
+ */
+async function inBrowser({ serveOptions, viewport } = {}, body) {
+  const server = await serve(0, serveOptions);
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'sitke-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.SITKE_CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    ...(viewport ? { viewport } : {}),
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--no-first-run'],
+  });
+  const errors = [];
+  try {
+    const page = context.pages()[0] || (await context.newPage());
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    page.on('pageerror', (e) => errors.push(String(e)));
+    return await body({ page, port: server.address().port, errors });
+  } finally {
+    await context.close();
+    server.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+}
+
 const MAX_MOVES = 40;
 
 /** A small seeded generator, so a failing game can be played again. */
@@ -31,21 +62,7 @@ function rng(seed) {
 
 test('a game in the page, every move legal, no console error', { timeout: 600000 }, async () => {
   fs.mkdirSync(OUT, { recursive: true });
-  const server = await serve(0);
-  const port = server.address().port;
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'sitke-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.SITKE_CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    viewport: { width: 1100, height: 760 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run'],
-  });
-  const errors = [];
-  try {
-    const page = context.pages()[0] || (await context.newPage());
-    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-    page.on('pageerror', (e) => errors.push(String(e)));
+  await inBrowser({ viewport: VIEWPORT }, async ({ page, port, errors }) => {
     const seed = Number(process.env.SITKE_SEED || 7);
     await page.goto(`http://127.0.0.1:${port}/page/?movetime=200`);
     await page.waitForSelector('body[data-ready="1"]', { timeout: 60000 });
@@ -189,28 +206,11 @@ print(f'{len(moves)} moves legal; pyffish result {sf.game_result("sittuyin", sta
     console.log(execFileSync('python3', ['-c', check, shown.join(' ')], { encoding: 'utf8' }).trim());
     console.log(execFileSync('python3', ['-c', check, setup2.join(' ')], { encoding: 'utf8' }).trim());
     assert.deepStrictEqual(errors, []);
-  } finally {
-    await context.close();
-    server.close();
-    fs.rmSync(profile, { recursive: true, force: true });
-  }
+  });
 });
 
 test('a page served without isolation still plays; stop waits for the open-ended limit', { timeout: 120000 }, async () => {
-  const server = await serve(0, { isolated: false });
-  const port = server.address().port;
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'sitke-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.SITKE_CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run'],
-  });
-  const errors = [];
-  try {
-    const page = context.pages()[0] || (await context.newPage());
-    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-    page.on('pageerror', (e) => errors.push(String(e)));
+  await inBrowser({ serveOptions: { isolated: false } }, async ({ page, port, errors }) => {
     await page.goto(`http://127.0.0.1:${port}/page/?movetime=200`);
     await page.waitForSelector('body[data-ready="1"]', { timeout: 60000 });
     assert.strictEqual(await page.evaluate(() => self.crossOriginIsolated), false);
@@ -233,11 +233,7 @@ test('a page served without isolation still plays; stop waits for the open-ended
     });
     assert.ok(took >= 750 && took < 3000, 'go infinite ended after ' + took + ' ms');
     assert.deepStrictEqual(errors, []);
-  } finally {
-    await context.close();
-    server.close();
-    fs.rmSync(profile, { recursive: true, force: true });
-  }
+  });
 });
 
 // A game from pyffish's random playout (seed 2 of a search for one) where White, to move,
@@ -245,22 +241,9 @@ test('a page served without isolation still plays; stop waits for the open-ended
 const PROMOTION_GAME = 'K@e2 N@c6 N@b1 F@a7 S@a1 K@f7 F@h2 N@d6 N@e1 R@e8 S@d2 R@c8 R@h1 S@d7 R@f1 S@h7 d2c1 e8f8 e2d2 h7g8 e1f3 f7e8 d2e3 g8g7 f1d1 d6f5 e4f5 e8f7 b3b4 f8g8 c1d2 c8e8 f3e5 f7f8 e3e2 e8e7 e5c4 e7e8 c4e5 g6f5 d1c1 a5a4 e5f7 c6e7 f7h8 c5b4 h1f1 a7b8 c1c2 d7d6 a1a2 d6c7 c3b4 c7d8 d2e1 g7h8 c2c6 b8a7 a2b3 f8f7 h2g3 g8g6 b3c4 f5g4 e2d1 g6g8 c4b5 a7b8 c6b6 d8c7 f1f3 g8f8 e1d2 c7d6 d1e2 e8d8 b5c6 f8g8 d2c1 d8e8 c6b5 f7g6 c1d2 g6f7 d2c1 g8f8 b5c6 e7g6 b6a6 f7g7 e2f1 g6f4 c6b5 f4h3 b5b6 b8c7 f3f6 e8b8 b6c5 c7d8 c1d2 f8g8 f1e2 d8e7 d2c3 b8b6 f6f5 g8b8 e2e1 b6c6 f5f1 b8g8 d3d4 c6c5 g3f4 h3g1 h4h5 e7f6 c3c4 e6e5 f1f3 g8d8 a6a4 d8g8 e1f1 d5c4 f1g2 g8b8 d4c5 g7h7 f3c3 b8b5 c3d3 g4g3 d3d6 e5e4 b1d2 f6e5 d6d3 g1f3 d3b3 h7g8 c5c6 c4b3 d2b3 f3g1 c6c7 g1e2 c7c8 b5b7 a4a6 e2d4 g2h3 g8f8 b3d4 f8g8 d4f3 e5d6 h3h4 g3g2 a6c6 h8g7 b4b5 b7d7 f3d2 e4e3 a3a4 d6c7 c6h6 g8f7 h4g4 d7d2 h6h7 d2d5 f4g3 g2g1 h7g7 f7e8 g4f4 e8d8 b5b6 d5e5 g7g8 d8e7 g8g4 e7e6 b6c7 e5e4 f4e4 e6f6 g3f4 e3e2 a4a5 f6e6 g4g3 e6d6 f4g5 d6c7 g5f4 c7c8 f4e3 c8c7 g3f3 c7d7 f3f6 d7d8 e3f4 d8e7 e4d5 e2e1 d5d4 e7d8 d4c5 d8c7 f6g6 c7d8 g6g3 d8d7 g3b3 d7e8 b3b7 e8f8 f4e3 f8g8 b7b6 g8g7 c5d4 g7f7 b6b1 f7g8 b1a1 g8h8 a1a3 h8g8 d4c3 g8h7 c3b3 h7g7 a5a6 g7h8 a6a7 h8h7 b3c2 h7h6 a3b3 h6g5 b3b4 g5h6 b4b3 h6g5 b3c3 g5g4 c3b3 g4g3 h5h6 g3h3 c2c3 h3g4 c3b2 g4h3 b2a2 h3g4 b3d3 g4f5 d3c3 f5e6 e3f2 e6e7 f2e1 g1g1f a2a1 e7f8 a7a8 f8f7 e1f2 f7e6 c3a3 e6d7 a3a6 g1f2';
 
 test('both promotions through the page', { timeout: 120000 }, async () => {
-  const server = await serve(0);
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'sitke-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.SITKE_CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    viewport: { width: 1100, height: 760 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run'],
-  });
-  const errors = [];
-  try {
-    const page = context.pages()[0] || (await context.newPage());
-    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-    page.on('pageerror', (e) => errors.push(String(e)));
+  await inBrowser({ viewport: VIEWPORT }, async ({ page, port, errors }) => {
     const n = PROMOTION_GAME.split(' ').length;
-    await page.goto(`http://127.0.0.1:${server.address().port}/page/?movetime=200&moves=${encodeURIComponent(PROMOTION_GAME)}`);
+    await page.goto(`http://127.0.0.1:${port}/page/?movetime=200&moves=${encodeURIComponent(PROMOTION_GAME)}`);
     await page.waitForSelector('body[data-ready="1"]', { timeout: 60000 });
     const box = await (await page.$('#board')).boundingBox();
     const sq = (s) => ({ x: box.x + (s.charCodeAt(0) - 97 + 0.5) * box.width / 8, y: box.y + (8 - Number(s[1]) + 0.5) * box.height / 8 });
@@ -282,9 +265,5 @@ test('both promotions through the page', { timeout: 120000 }, async () => {
     await page.waitForFunction((k) => window.sitkePage.state.moves.length > k, n, { timeout: 10000 });
     assert.strictEqual(await page.evaluate((k) => window.sitkePage.state.moves[k], n), 'a8b7f');
     assert.deepStrictEqual(errors, []);
-  } finally {
-    await context.close();
-    server.close();
-    fs.rmSync(profile, { recursive: true, force: true });
-  }
+  });
 });
