@@ -47,22 +47,9 @@ if [ "${ROWS:-}" = 1 ]; then
   for ((i = 1; i < ${#levels[@]}; i++)); do
     lo=${levels[i - 1]} hi=${levels[i]} file=$(ledger "$lo" "$hi")
     [ -f "$file" ] || { echo "| $hi | no ledger $file yet | |"; continue; }
-    # The Elo over game pairs with half its 95% interval, as `sitke match` estimates it.
-    read -r elo line < <(awk -v hi="$hi" '
-      function elo(s) { return -400 * log(1 / s - 1) / log(10) }
-      !/^#/ { for (i = 1; i <= NF; i++) { split($i, kv, "=")
-                if (kv[1] == "wins") w += kv[2]; if (kv[1] == "draws") d += kv[2]
-                if (kv[1] == "losses") l += kv[2]
-                if (kv[1] == "ptnml") { split(kv[2], p, ","); for (j = 1; j <= 5; j++) c[j] += p[j] } } }
-      END { for (j = 1; j <= 5; j++) { n += c[j]; m += c[j] * (j - 1) / 4 }
-            if (n == 0) exit 1
-            m /= n
-            for (j = 1; j <= 5; j++) v += c[j] * ((j - 1) / 4 - m) ^ 2
-            se = sqrt(v / n / n); lo = m - 1.96 * se; hi2 = m + 1.96 * se
-            if (m <= 0 || m >= 1) { e = "n/a"; x = (m >= 1) ? 800 : -800 }
-            else { x = elo(m); e = (lo <= 0 || hi2 >= 1) ? sprintf("%+.1f +/- inf", x) \
-                                  : sprintf("%+.1f +/- %.1f", x, (elo(hi2) - elo(lo)) / 2) }
-            printf "%.1f %d games, %d-%d-%d, %s\n", x, w + d + l, w, l, d, e }' "$file")
+    # The Elo over game pairs with half its 95% interval (scripts/ledger_elo.awk).
+    read -r elo games w l d e < <(awk -f scripts/ledger_elo.awk "$file")
+    line="$games games, $w-$l-$d, $e"
     total=$(awk -v a="$total" -v b="$elo" 'BEGIN { printf "%.0f", a + b }')
     echo "| $hi | $line | $total |"
   done

@@ -46,28 +46,13 @@ bench=$("$S" bench | sed -n 's/^Nodes searched *: *//p')
 ledger() { echo "docs/ledgers/strength-$1-$bench-$2.txt"; }
 
 # A row of the README's table from a ledger: the games, W-L-D, and the Elo over game pairs with
-# half its 95% interval, as `sitke match` estimates it (src/tools/match/stats.rs: the mean
-# pair score's standard error, both ends of the interval mapped to Elo).
+# half its 95% interval (scripts/ledger_elo.awk).
 row() {
-  local name=$1 opponent=$2 tc=$3 file
+  local name=$1 opponent=$2 tc=$3 file games w l d e
   file=$(ledger "$name" "$tc")
   [ -f "$file" ] || { echo "strength.sh: no ledger $file yet" >&2; return; }
-  awk -v opp="$opponent" -v bench="$bench" -v tc="$tc" '
-    function elo(s) { return -400 * log(1 / s - 1) / log(10) }
-    !/^#/ { for (i = 1; i <= NF; i++) { split($i, kv, "=")
-              if (kv[1] == "wins") w += kv[2]; if (kv[1] == "draws") d += kv[2]
-              if (kv[1] == "losses") l += kv[2]
-              if (kv[1] == "ptnml") { split(kv[2], p, ","); for (j = 1; j <= 5; j++) c[j] += p[j] } } }
-    END { for (j = 1; j <= 5; j++) { n += c[j]; m += c[j] * (j - 1) / 4 }
-          if (n == 0) exit 1
-          m /= n
-          for (j = 1; j <= 5; j++) v += c[j] * ((j - 1) / 4 - m) ^ 2
-          se = sqrt(v / n / n); lo = m - 1.96 * se; hi = m + 1.96 * se
-          if (m <= 0 || m >= 1) e = "n/a"
-          else if (lo <= 0 || hi >= 1) e = sprintf("%+.1f +/- inf", elo(m))
-          else e = sprintf("%+.1f +/- %.1f", elo(m), (elo(hi) - elo(lo)) / 2)
-          printf "| %s | `%s` | %d | %d-%d-%d | %s | %s | `sitke match` | none | held-out book |\n",
-                 opp, bench, w + d + l, w, l, d, e, tc }' "$file"
+  read -r _ games w l d e < <(awk -f scripts/ledger_elo.awk "$file")
+  echo "| $opponent | \`$bench\` | $games | $w-$l-$d | $e | $tc | \`sitke match\` | none | held-out book |"
 }
 
 if [ "${ROWS:-}" = 1 ]; then
