@@ -3,7 +3,7 @@
 //! sample of a 4-man pawn table) against its successors, and mate distances against a
 //! plain alpha-beta search that plays by `Position::outcome`, clocks included.
 
-use sitke::board::{Color, DrawReason, Move, Outcome, Piece, PieceType, Position, Square};
+use sitke::board::{Color, DrawReason, Move, Outcome, Piece, PieceType, Position, Rules, Square};
 use sitke::rng::Rng;
 use sitke::tb::layout::Layout;
 use sitke::tb::pos::TbPos;
@@ -127,8 +127,19 @@ fn three_man() -> &'static Tablebases {
     static TBS: OnceLock<Tablebases> = OnceLock::new();
     TBS.get_or_init(|| {
         let dir = fresh_dir("tb3");
-        sitke::tb::driver::build(&dir, 3, &[], true, &|_| {}).expect("3-man tables generate");
-        Tablebases::new(dir)
+        sitke::tb::driver::build(&dir, &Rules::FAIRY_STOCKFISH, 3, &[], true, &|_| {}).expect("3-man tables generate");
+        Tablebases::new(dir, &Rules::FAIRY_STOCKFISH)
+    })
+}
+
+/// The 3-man tables under the club's rules (no count, bare kings), in `club/` under their
+/// folder, generated once.
+fn three_man_club() -> &'static Tablebases {
+    static TBS: OnceLock<Tablebases> = OnceLock::new();
+    TBS.get_or_init(|| {
+        let root = fresh_dir("tb3_rules");
+        sitke::tb::driver::build(&root, &Rules::CLUB, 3, &[], true, &|_| {}).expect("3-man club tables generate");
+        Tablebases::new(root, &Rules::CLUB)
     })
 }
 
@@ -196,7 +207,7 @@ fn check_table(tbs: &Tablebases, material: &Material, indices: impl Iterator<Ite
         let Some(p) = t.layout.decode(idx).filter(|p| !p.opponent_in_check()) else {
             continue;
         };
-        let mut pos = position(&p);
+        let mut pos = Position::from_fen_with(&p.fen(), tbs.rules()).expect("a table position");
         let want = expected(tbs, &mut pos, t.layout.is_dtm());
         assert_eq!(norm(stored), want, "{material} {}", p.fen());
         legal += 1;
@@ -214,6 +225,35 @@ fn every_three_man_value_agrees_with_its_successors() {
     }
     // Every legal 3-man position, both sides to move.
     assert_eq!(legal, 699_294);
+}
+
+#[test]
+fn club_tables_agree_with_the_club_rules_and_differ_where_the_count_does() {
+    let club = three_man_club();
+    assert_eq!(club.dir(), club.root().join("club"));
+    let mut legal = 0;
+    for m in Material::all(3) {
+        legal += check_table(club, &m, 0..Layout::new(m).size);
+    }
+    assert_eq!(legal, 699_294);
+    // A file says which rules it was built under: the club's KRvK is no table of the default rules.
+    let krk = Material::parse("KRvK").unwrap();
+    let err = sitke::tb::file::read(&club.dir().join("KRvK.stb"), &krk, &Rules::FAIRY_STOCKFISH).unwrap_err();
+    assert!(err.to_string().contains("built under the club rules, not the fairy rules"), "{err}");
+    // Same men, same stored mate in 28; Fairy-Stockfish's count leaves 23 plies, the club's
+    // rules only the 50-move rule. Each rule set's tables answer for their own positions only.
+    let fen = "4k3/8/8/8/8/8/8/R3K3[] b - 32 10 40";
+    let fairy = three_man().probe(&Position::from_fen(fen).unwrap()).unwrap();
+    let under_club = Position::from_fen_with(fen, &Rules::CLUB).unwrap();
+    let probe = club.probe(&under_club).unwrap();
+    assert_eq!((fairy.stored, fairy.wdl), (Stored::Loss(28), Wdl::Draw));
+    assert_eq!((probe.stored, probe.wdl), (Stored::Loss(28), Wdl::Loss), "budget {}", probe.budget);
+    assert!(three_man().probe(&under_club).is_none() && club.probe(&Position::from_fen(fen).unwrap()).is_none());
+    // The rule sets whose counts no table can hold are refused, with the reason.
+    for rules in [&Rules::FEDERATION, &Rules::PRITCHARD] {
+        let err = sitke::tb::driver::build(&fresh_dir("tb_none"), rules, 3, &[], true, &|_| {}).unwrap_err();
+        assert!(err.starts_with(&format!("no tables under the {} rules: ", rules.short_name())), "{err}");
+    }
 }
 
 /// Negamax alpha-beta over `Position` with its own rules of the game's end (clocks
@@ -367,12 +407,13 @@ fn damaged_files_are_refused_and_play_goes_on() {
     let last = bytes.len() - 1;
     bytes[last] ^= 0x40;
     std::fs::write(&path, &bytes).unwrap();
-    let err = sitke::tb::file::read(&path, &krk).unwrap_err().to_string();
+    let fairy = &Rules::FAIRY_STOCKFISH;
+    let err = sitke::tb::file::read(&path, &krk, fairy).unwrap_err().to_string();
     assert!(err.contains("checksum"), "{err}");
     std::fs::write(&path, &bytes[..100]).unwrap();
-    let err = sitke::tb::file::read(&path, &krk).unwrap_err().to_string();
+    let err = sitke::tb::file::read(&path, &krk, fairy).unwrap_err().to_string();
     assert!(err.contains("bytes"), "{err}");
-    let tbs = Tablebases::new(&dir);
+    let tbs = Tablebases::new(&dir, fairy);
     assert!(tbs.table(&krk).is_none());
     assert!(tbs.table(&Material::parse("KSvK").unwrap()).is_some());
     let mut pos = Position::from_fen("4k3/8/8/8/8/8/8/R3K3[] w - - 0 40").unwrap();
@@ -385,4 +426,36 @@ fn damaged_files_are_refused_and_play_goes_on() {
     let out = run_sitke(&[], &input);
     assert!(out.contains("bestmove a1") || out.contains("bestmove e1"), "{out}");
     assert!(!out.contains("tbhits"), "{out}");
+}
+
+#[test]
+fn each_rule_set_probes_its_own_tables_or_says_why_there_are_none() {
+    let club = three_man_club();
+    let root = club.root().to_str().unwrap();
+    let fen = "4k3/8/8/8/8/8/8/R3K3[] w - - 0 40";
+    let input = format!(
+        "uci\nsetoption name TablebasePath value {root}\nsetoption name UCI_Variant value sittuyin-club\n\
+         position fen {fen}\ngo depth 6\nisready\nsetoption name Rules value federation\n\
+         setoption name Rules value pritchard\n"
+    );
+    let out = run_sitke(&[], &input);
+    // The folder holds no table of the default rules, then the club's five.
+    assert!(out.contains(&format!("info string tablebases: 0 tables in {root} (")), "{out}");
+    assert!(out.contains(&format!("info string tablebases: 5 tables in {root}/club")), "{out}");
+    let last = out.lines().rev().find(|l| l.starts_with("info depth")).expect("an info line");
+    assert!(last.contains(" tbhits ") && last.contains("score mate"), "{last}");
+    assert!(
+        out.contains("info string warning: no tablebases for the federation rules: its count starts once"),
+        "{out}"
+    );
+    assert!(out.contains("info string warning: no tablebases for the pritchard rules: its stalemate ban"), "{out}");
+
+    // Tables of the default rules only: the club's rules find none and say where to make them.
+    let dir = three_man().dir().to_str().unwrap();
+    let input = format!("uci\nsetoption name TablebasePath value {dir}\nsetoption name Rules value club\n");
+    let out = run_sitke(&[], &input);
+    let want = format!(
+        "info string warning: no tablebases for the club rules: none in {dir}/club (`sitke tb generate --rules club --dir {dir}` makes them); playing without tables"
+    );
+    assert!(out.contains(&want), "{out}");
 }

@@ -12,7 +12,7 @@
 
 mod uci;
 
-use sitke::board::{Color, DrawReason, Move, Outcome, Position};
+use sitke::board::{Color, DrawReason, Move, Outcome, Position, Rules};
 use sitke::rng::Rng;
 use sitke::tb::layout::Layout;
 use sitke::tb::{Material, Stored, Tablebases, Wdl};
@@ -24,21 +24,21 @@ use uci::Engine;
 
 fn tables() -> Tablebases {
     if let Ok(dir) = std::env::var("SITKE_TB_DIR") {
-        return Tablebases::new(dir);
+        return Tablebases::new(dir, &Rules::FAIRY_STOCKFISH);
     }
     // Both tests want the tables; the first builds them, the other waits (two builds of the
     // same files at once would trip over each other).
     static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     let dir = BUILT.get_or_init(|| {
         let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tb_fsf");
-        sitke::tb::driver::build(&dir, 3, &[], false, &|_| {}).expect("3-man tables");
+        sitke::tb::driver::build(&dir, &Rules::FAIRY_STOCKFISH, 3, &[], false, &|_| {}).expect("3-man tables");
         // Three 4-man tables of half size (no khon, so both mirrors): a rook's count, a
         // knight's, and a table with a man on each side. A few minutes in CI.
         let four: Vec<Material> = ["KRNvK", "KRvKN", "KNFvK"].iter().map(|n| Material::parse(n).unwrap()).collect();
-        sitke::tb::driver::build(&dir, 4, &four, false, &|_| {}).expect("4-man tables");
+        sitke::tb::driver::build(&dir, &Rules::FAIRY_STOCKFISH, 4, &four, false, &|_| {}).expect("4-man tables");
         dir
     });
-    Tablebases::new(dir)
+    Tablebases::new(dir, &Rules::FAIRY_STOCKFISH)
 }
 
 /// The endings to sample: every table present.

@@ -133,17 +133,24 @@ impl Core {
 
     /// The rule set in force has been set: where it differs from the position's, the
     /// position starts again under it (a position set up under other rules may not be one
-    /// under these), and a notice says so if loaded tables do not hold under it. Setting
-    /// the rules already in force keeps the position, as it did before rule sets existed:
-    /// hosts send `UCI_Variant sittuyin` at any time.
+    /// under these), and the tables under `TablebasePath` are those of the new rules.
+    /// Setting the rules already in force keeps the position, as it did before rule sets
+    /// existed: hosts send `UCI_Variant sittuyin` at any time.
     pub fn rules_changed(&mut self) {
         let rules = self.options.rules();
         if *rules != *self.pos.rules() {
             self.pos = Position::startpos_with(rules);
+            if !self.options.tablebase_path.is_empty() {
+                self.open_tablebases();
+            }
         }
-        if self.engine.has_tablebases() && *rules != *crate::tb::TABLE_RULES {
-            self.engine.notice(Notice::TablebasesNotForRules(rules));
-        }
+    }
+
+    /// The one place `TablebasePath` and the rules in force decide which tables the search
+    /// probes; a notice says what was found.
+    fn open_tablebases(&mut self) {
+        let note = self.engine.set_tablebases(&self.options.tablebase_path, self.options.rules());
+        self.engine.notice(note);
     }
 
     /// A sender into the loop's channel, for a search's `Event::Done`.
@@ -188,12 +195,7 @@ impl Core {
                 None
             }
             Id::TablebasePath => {
-                let note = self.engine.set_tablebases(&self.options.tablebase_path);
-                self.engine.notice(note);
-                let rules = self.options.rules();
-                if self.engine.has_tablebases() && *rules != *crate::tb::TABLE_RULES {
-                    self.engine.notice(Notice::TablebasesNotForRules(rules));
-                }
+                self.open_tablebases();
                 None
             }
             Id::EvalFile => match self.engine.load_network(&self.options.eval_file) {

@@ -12,7 +12,7 @@ use super::go::Go;
 use super::notice::{Notice, Report};
 use super::options::{ELO_RANGE, Options};
 use crate::board::perft;
-use crate::board::{Color, Move, Position};
+use crate::board::{Color, Move, Position, Rules};
 use crate::eval::nnue::Network;
 use crate::rng::Rng;
 use crate::search::bench;
@@ -228,32 +228,30 @@ impl Engine {
         Ok(&self.network)
     }
 
-    /// Whether tables are loaded.
-    pub fn has_tablebases(&self) -> bool {
-        self.tablebases.is_some()
-    }
-
-    /// Opens the tables in the folder `path` for the next searches (none for an empty path)
-    /// and says what it found: how many tables the folder holds, or why it cannot be read
-    /// (play goes on without tables then).
-    pub fn set_tablebases(&mut self, path: &str) -> Notice {
+    /// Opens the tables of `rules` under the folder `path` for the next searches (none for
+    /// an empty path) and says what it found: how many tables the rule set's folder holds,
+    /// or why there are none or the folder cannot be read (play goes on without tables then).
+    pub fn set_tablebases(&mut self, path: &str, rules: &'static Rules) -> Notice {
+        self.tablebases = None;
         if path.is_empty() {
-            self.tablebases = None;
             return Notice::TablebasesOff;
         }
-        let entries = match std::fs::read_dir(path) {
-            Ok(entries) => entries,
-            Err(e) => {
-                self.tablebases = None;
-                return Notice::TablebasePath { dir: path.to_string(), error: e.to_string() };
-            }
-        };
-        let ext = format!(".{}", crate::tb::file::EXTENSION);
-        let tables = entries.filter_map(|e| e.ok()).filter(|e| e.file_name().to_string_lossy().ends_with(&ext)).count();
-        if self.tablebases.as_ref().is_none_or(|t| t.dir() != std::path::Path::new(path)) {
-            self.tablebases = Some(Arc::new(Tablebases::new(path)));
+        if let Err(e) = std::fs::read_dir(path) {
+            return Notice::TablebasePath { dir: path.to_string(), error: e.to_string() };
         }
-        Notice::Tablebases { tables, dir: path.to_string() }
+        if let Err(why) = crate::tb::buildable(rules) {
+            return Notice::TablebasesNotForRules { rules, why: why.to_string() };
+        }
+        let tbs = Tablebases::new(path, rules);
+        let tables = tbs.files();
+        let dir = tbs.dir().display().to_string();
+        if tables == 0 && !rules.is_default() {
+            let why =
+                format!("none in {dir} (`sitke tb generate --rules {} --dir {path}` makes them)", rules.short_name());
+            return Notice::TablebasesNotForRules { rules, why };
+        }
+        self.tablebases = Some(Arc::new(tbs));
+        Notice::Tablebases { tables, dir }
     }
 
     /// The net in use while `Use NNUE` is on.

@@ -28,8 +28,14 @@ pub enum Notice {
     Variant(&'static Rules),
     /// The `Rules` option (or the variant) put a rule set in force.
     Rules(&'static Rules),
-    /// Tables are loaded, but built under other rules than those in force: they go unused.
-    TablebasesNotForRules(&'static Rules),
+    /// `TablebasePath` is set, but no table holds under the rules in force: play goes on
+    /// without tables.
+    TablebasesNotForRules {
+        /// The rules in force.
+        rules: &'static Rules,
+        /// Why there is no table for them.
+        why: String,
+    },
     /// `TablebasePath` was emptied.
     TablebasesOff,
     /// `TablebasePath` names a folder that holds `tables` tables.
@@ -105,7 +111,7 @@ impl Notice {
             | Notice::TablebasesOff
             | Notice::Tablebases { .. }
             | Notice::NetLoaded { .. } => Level::Note,
-            Notice::TablebasesNotForRules(_) => Level::Warning,
+            Notice::TablebasesNotForRules { .. } => Level::Warning,
             Notice::PerftStopped { .. } | Notice::OneThread { .. } => Level::Note,
             Notice::StoppingSearch { .. } => Level::Warning,
             _ => Level::Error,
@@ -119,7 +125,7 @@ impl Notice {
             self,
             Notice::Variant(_)
                 | Notice::Rules(_)
-                | Notice::TablebasesNotForRules(_)
+                | Notice::TablebasesNotForRules { .. }
                 | Notice::TablebasesOff
                 | Notice::Tablebases { .. }
                 | Notice::TablebasePath { .. }
@@ -140,12 +146,14 @@ impl fmt::Display for Notice {
                 write!(f, "variant {} files 8 ranks 8 pocket 6 template bughouse startpos {START_FEN}", r.name)
             }
             Notice::Rules(r) => write!(f, "rules {}: {}", r.short_name(), r.title),
-            Notice::TablebasesNotForRules(r) => write!(
-                f,
-                "no tablebases for the {} rules (the tables are built under {}); playing without tables",
-                r.short_name(),
-                crate::tb::TABLE_RULES.short_name()
-            ),
+            Notice::TablebasesNotForRules { rules, why } => {
+                write!(
+                    f,
+                    "no tablebases for the {} rules: {}; playing without tables",
+                    rules.short_name(),
+                    truncate(why)
+                )
+            }
             Notice::TablebasesOff => write!(f, "tablebases off"),
             Notice::Tablebases { tables, dir } => {
                 write!(f, "tablebases: {tables} tables in {} (each read when first needed)", truncate(dir))

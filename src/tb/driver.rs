@@ -7,7 +7,7 @@ use super::probe::Wdl;
 use super::registry::Tablebases;
 use super::retro::{self, Progress};
 use super::value::{MAX_DISTANCE, Stored};
-use crate::board::{PieceType, Position};
+use crate::board::{PieceType, Position, Rules};
 use std::path::Path;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -62,17 +62,21 @@ pub fn format_duration(d: Duration) -> String {
     }
 }
 
-/// Generates every ending of 3 to `max_men` men (or only those named in `only`) into
-/// `dir`, keeping valid files already there unless `force`. Progress lines go to `say`.
+/// Generates every ending of 3 to `max_men` men (or only those named in `only`) under
+/// `rules` into their folder under `root` (`super::folder`), keeping valid files already
+/// there unless `force`. Progress lines go to `say`.
 pub fn build(
-    dir: &Path,
+    root: &Path,
+    rules: &'static Rules,
     max_men: usize,
     only: &[Material],
     force: bool,
     say: &(dyn Fn(&str) + Sync),
 ) -> Result<BuildReport, String> {
+    super::buildable(rules).map_err(|why| format!("no tables under the {} rules: {why}", rules.short_name()))?;
+    let tbs = Tablebases::new(root, rules);
+    let dir = tbs.dir();
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let tbs = Tablebases::new(dir);
     let all: Vec<Material> = Material::all(max_men.min(super::pos::MAX_MEN))
         .into_iter()
         .filter(|m| only.is_empty() || only.iter().any(|o| o.canonical().0 == *m))
@@ -87,7 +91,7 @@ pub fn build(
     for (i, m) in all.iter().enumerate() {
         let path = tbs.path_of(m);
         let layout = Layout::new(*m);
-        if !force && path.exists() && super::file::read(&path, m).is_ok() {
+        if !force && path.exists() && super::file::read(&path, m, rules).is_ok() {
             say(&format!("[{}/{}] {m}: kept {}", i + 1, all.len(), path.display()));
             report.kept += 1;
             done_positions += layout.size;
@@ -228,7 +232,8 @@ pub fn sample(tbs: &Tablebases, per_table: usize, want: Wdl, seed: u64) -> Vec<S
             let board = p.fen();
             let board = board.split(' ').next().unwrap_or_default();
             let side = if p.stm == crate::board::Color::White { 'w' } else { 'b' };
-            let Ok(mut pos) = Position::from_fen(&format!("{board} {side} - - 0 60")) else { continue };
+            let rules = tbs.rules();
+            let Ok(mut pos) = Position::from_fen_with(&format!("{board} {side} - - 0 60"), rules) else { continue };
             // A bare king's count starts with the capture that bared it: ply 0 with the bare
             // side to move, 1 with the strong side to move.
             let bare = crate::board::Color::ALL.into_iter().find(|&c| pos.is_bare(c));
@@ -237,10 +242,10 @@ pub fn sample(tbs: &Tablebases, per_table: usize, want: Wdl, seed: u64) -> Vec<S
                 && !pos.is_bare(!bare)
             {
                 let strong = !bare;
-                let limit = pos.counting_limit_against(strong);
+                let limit = super::counting_limit(rules, |pt| pos.pieces(strong, pt).any());
                 if limit > 0 {
                     let ply = (pos.side_to_move() != bare) as u32;
-                    match Position::from_fen(&format!("{board} {side} - {limit} {ply} 60")) {
+                    match Position::from_fen_with(&format!("{board} {side} - {limit} {ply} 60"), rules) {
                         Ok(p) => pos = p,
                         Err(_) => continue,
                     }

@@ -8,7 +8,7 @@
 //! 16  material name, ASCII, zero-padded              16 bytes
 //! 32  entries (positions)      u64 LE
 //! 40  payload length in bytes  u64 LE
-//! 48  reserved                 u64 (0)
+//! 48  rule set                 u64 LE: its place in `Rules::ALL` (0: Fairy-Stockfish's)
 //! 56  checksum                 u64 LE: FNV-1a of bytes 0..56 and the payload
 //! 64  payload
 //! ```
@@ -24,6 +24,7 @@
 use super::layout::Layout;
 use super::material::Material;
 use super::value::Stored;
+use crate::board::Rules;
 use std::io::Write;
 use std::path::Path;
 
@@ -37,6 +38,13 @@ pub struct Table {
     pub layout: Layout,
     /// One byte per position (see `Stored`).
     pub data: Vec<u8>,
+    /// The rule set it is built under.
+    pub rules: &'static Rules,
+}
+
+/// The number a header gives `rules`: its place in `Rules::ALL`.
+fn rules_code(rules: &Rules) -> u64 {
+    Rules::ALL.iter().position(|r| **r == *rules).expect("every rule set is in Rules::ALL") as u64
 }
 
 impl Table {
@@ -138,6 +146,7 @@ pub fn write(path: &Path, table: &Table) -> std::io::Result<u64> {
     header[16..16 + name.len()].copy_from_slice(name.as_bytes());
     header[32..40].copy_from_slice(&(table.data.len() as u64).to_le_bytes());
     header[40..48].copy_from_slice(&(payload.len() as u64).to_le_bytes());
+    header[48..56].copy_from_slice(&rules_code(table.rules).to_le_bytes());
     let sum = fnv1a(fnv1a(FNV_OFFSET, &header[..56]), &payload);
     header[56..64].copy_from_slice(&sum.to_le_bytes());
     // Write to a temporary name and rename, so a reader never sees half a file.
@@ -170,8 +179,8 @@ impl std::fmt::Display for FileError {
     }
 }
 
-/// Reads and checks the table of canonical material `m` from `path`.
-pub fn read(path: &Path, m: &Material) -> Result<Table, FileError> {
+/// Reads and checks the table of canonical material `m` under `rules` from `path`.
+pub fn read(path: &Path, m: &Material, rules: &'static Rules) -> Result<Table, FileError> {
     let bytes = std::fs::read(path).map_err(FileError::Io)?;
     let bad = |s: String| Err(FileError::Format(s));
     if bytes.len() < HEADER || &bytes[..8] != MAGIC {
@@ -190,6 +199,10 @@ pub fn read(path: &Path, m: &Material) -> Result<Table, FileError> {
     }
     if bytes[12] != (!layout.is_dtm()) as u8 || bytes[13] != layout.sym.code() || bytes[14] as usize != layout.men() {
         return bad("kind, symmetry or men differ from this build's layout".into());
+    }
+    if u64_at(48) != rules_code(rules) {
+        let built = Rules::ALL.get(u64_at(48) as usize).map_or("unknown", |r| r.short_name());
+        return bad(format!("built under the {built} rules, not the {} rules", rules.short_name()));
     }
     let entries = u64_at(32) as usize;
     let payload_len = u64_at(40) as usize;
@@ -213,7 +226,7 @@ pub fn read(path: &Path, m: &Material) -> Result<Table, FileError> {
     if data.iter().any(|&b| super::value::Stored::from_byte(b).is_none()) {
         return bad("an entry byte no writer produces".into());
     }
-    Ok(Table { layout, data })
+    Ok(Table { layout, data, rules })
 }
 
 #[cfg(test)]

@@ -3,8 +3,9 @@
 //! check both against `Position`'s move generator and rules.
 
 use crate::board::fen;
+use crate::board::ruleset::Material as MaterialRule;
 use crate::board::sittuyin;
-use crate::board::{Bitboard, Color, Move, Piece, PieceType, Position, Square, attacks};
+use crate::board::{Bitboard, Color, Move, Piece, PieceType, Position, Rules, Square, attacks};
 
 /// The most men a table position holds.
 pub const MAX_MEN: usize = 4;
@@ -243,6 +244,16 @@ impl TbPos {
         sittuyin::cannot_mate_on_board(self.color_bb(c), non_king, |pt| self.pieces_of_type(pt))
     }
 
+    /// Whether the men on the board draw by `rules`' insufficient-material rule (a rule set
+    /// tables are built under: Fairy-Stockfish's, neither side can mate; bare kings).
+    pub fn material_draw(&self, rules: &Rules) -> bool {
+        match rules.material {
+            MaterialRule::FairyStockfish => self.insufficient(Color::White) && self.insufficient(Color::Black),
+            MaterialRule::BareKings => self.n == 2,
+            MaterialRule::Federation => unreachable!("no table is built under the federation's material rule"),
+        }
+    }
+
     /// Whether the side to move is in promotion stalemate (`sittuyin::promotion_stalemate_applies`;
     /// nothing is in hand here): `any_move` tells whether it has a legal move, and
     /// `all_promotions` whether every legal move is a promotion.
@@ -252,10 +263,10 @@ impl TbPos {
         sittuyin::promotion_stalemate_applies(ours, pawns, 0, self.in_check(), || any_move && all_promotions)
     }
 
-    /// The counting limit in plies that `strong`'s men set against a bare king
-    /// (`Position::counting_limit_against`); 0 if they start no count.
-    pub fn counting_limit_by(&self, strong: Color) -> u32 {
-        sittuyin::counting_limit_plies(|pt| self.pieces(strong, pt).any())
+    /// The counting limit in plies that `strong`'s men set against a bare king under
+    /// `rules` (`super::counting_limit`); 0 if they start no count.
+    pub fn counting_limit_by(&self, strong: Color, rules: &Rules) -> u32 {
+        super::counting_limit(rules, |pt| self.pieces(strong, pt).any())
     }
 
     /// The position with left and right exchanged.

@@ -66,11 +66,11 @@ impl RankedMove {
 }
 
 impl Tablebases {
-    /// The tables' verdict on `pos` with its clocks, or None when it is not covered: more
-    /// than four men, men in hand, a missing table, or a count running where no king is
-    /// bare (which no game reaches).
+    /// The tables' verdict on `pos` with its clocks, or None when it is not covered: other
+    /// rules than the tables', more than four men, men in hand, a missing table, or a count
+    /// running where no king is bare (which no game reaches).
     pub fn probe(&self, pos: &Position) -> Option<Probe> {
-        if *pos.rules() != *super::TABLE_RULES {
+        if *pos.rules() != *self.rules() {
             return None;
         }
         let p = TbPos::from_position(pos)?;
@@ -80,7 +80,7 @@ impl Tablebases {
         let budget = if entry.dtm {
             let bare = if pos.is_bare(Color::White) { Color::White } else { Color::Black };
             let strong = !bare;
-            let limit = pos.counting_limit_against(strong);
+            let limit = super::counting_limit(self.rules(), |pt| pos.pieces(strong, pt).any());
             value::bare_king_budget(clocks, limit, pos.side_to_move() == bare)
         } else {
             if count.is_some() {

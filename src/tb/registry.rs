@@ -1,10 +1,11 @@
-//! The set of tables in one folder: each loaded the first time it is needed, read once,
+//! The set of tables of one rule set in one folder: each loaded the first time it is needed, read once,
 //! and kept; a missing or damaged file is reported once and then left alone.
 
 use super::file::{self, Table};
 use super::material::Material;
 use super::pos::TbPos;
 use super::value::Stored;
+use crate::board::Rules;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -12,16 +13,18 @@ use std::sync::{Arc, OnceLock};
 /// Slots for every canonical material code (3 states for each of 10 counts).
 const CODES: usize = 59_049;
 
-/// The tables of one folder.
+/// The tables of one rule set, in its folder under a `TablebasePath` folder.
 pub struct Tablebases {
+    root: PathBuf,
     dir: PathBuf,
+    rules: &'static Rules,
     tables: Vec<OnceLock<Option<Arc<Table>>>>,
     hits: AtomicU64,
 }
 
 impl std::fmt::Debug for Tablebases {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Tablebases({})", self.dir.display())
+        write!(f, "Tablebases({}, {})", self.dir.display(), self.rules.short_name())
     }
 }
 
@@ -35,14 +38,36 @@ pub struct Entry {
 }
 
 impl Tablebases {
-    /// The tables in `dir` (nothing is read yet).
-    pub fn new(dir: impl Into<PathBuf>) -> Tablebases {
-        Tablebases { dir: dir.into(), tables: (0..CODES).map(|_| OnceLock::new()).collect(), hits: AtomicU64::new(0) }
+    /// The tables of `rules` under the folder `root` (`super::folder`); nothing is read yet.
+    pub fn new(root: impl Into<PathBuf>, rules: &'static Rules) -> Tablebases {
+        let root = root.into();
+        let dir = super::folder(&root, rules);
+        Tablebases { root, dir, rules, tables: (0..CODES).map(|_| OnceLock::new()).collect(), hits: AtomicU64::new(0) }
     }
 
-    /// The folder.
+    /// The folder given (`TablebasePath`), which holds every rule set's tables.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The folder of this rule set's tables.
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+
+    /// The rule set the tables are built under.
+    pub fn rules(&self) -> &'static Rules {
+        self.rules
+    }
+
+    /// How many table files the rule set's folder holds (0 when it cannot be read).
+    pub fn files(&self) -> usize {
+        let ext = format!(".{}", file::EXTENSION);
+        std::fs::read_dir(&self.dir)
+            .map(|entries| {
+                entries.filter_map(|e| e.ok()).filter(|e| e.file_name().to_string_lossy().ends_with(&ext)).count()
+            })
+            .unwrap_or(0)
     }
 
     /// The file that holds `m`'s table.
@@ -64,7 +89,7 @@ impl Tablebases {
         self.tables[m.code()]
             .get_or_init(|| {
                 let path = self.path_of(m);
-                match file::read(&path, m) {
+                match file::read(&path, m, self.rules) {
                     Ok(t) => Some(Arc::new(t)),
                     Err(e) => {
                         log::warn!("tablebase {}: {e}; playing on without it", path.display());

@@ -19,7 +19,7 @@ use super::layout::Layout;
 use super::pos::{TbMove, TbPos};
 use super::registry::Tablebases;
 use super::value::{self, BEYOND, Clocks, MAX_DISTANCE, Stored};
-use crate::board::Color;
+use crate::board::{Color, Rules};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU8, AtomicU16, AtomicUsize, Ordering::Relaxed};
 
@@ -96,6 +96,7 @@ pub struct Summary {
 struct Gen<'a> {
     layout: &'a Layout,
     tbs: &'a Tablebases,
+    rules: &'static Rules,
     dtm: bool,
     values: Vec<AtomicU16>,
     counters: Vec<AtomicU8>,
@@ -103,12 +104,12 @@ struct Gen<'a> {
 }
 
 /// The value of the position after a zeroing move, with both clocks fresh: Win(0) or
-/// Loss(0) for its side to move when that side wins or loses within the clocks.
-fn fresh(stored: Stored, dtm: bool, child: &TbPos) -> Stored {
+/// Loss(0) for its side to move when that side wins or loses within the clocks of `rules`.
+fn fresh(stored: Stored, dtm: bool, child: &TbPos, rules: &Rules) -> Stored {
     let budget = if dtm {
         let bare = if child.color_bb(Color::White).count() == 1 { Color::White } else { Color::Black };
         let strong = !bare;
-        let limit = child.counting_limit_by(strong);
+        let limit = child.counting_limit_by(strong, rules);
         // The move that bares a king with the bare side to move starts the count at once.
         let count = (child.stm == bare && limit != 0).then_some((limit, 0));
         value::bare_king_budget(Clocks { rule50: 0, count }, limit, child.stm == bare)
@@ -137,7 +138,7 @@ impl Gen<'_> {
             let e = self.tbs.lookup(&m.child).expect("the smaller tables were checked before");
             (e.stored, e.dtm)
         };
-        let v = if self.dtm { stored } else { fresh(stored, child_dtm, &m.child) };
+        let v = if self.dtm { stored } else { fresh(stored, child_dtm, &m.child, self.rules) };
         match v.for_mover() {
             Stored::Win(d) => WIN | d.min(EXIT_CAP),
             Stored::Loss(d) => LOSS | d.min(EXIT_CAP),
@@ -169,9 +170,7 @@ impl Gen<'_> {
         });
         let value = if !any {
             if p.in_check() { LOSS } else { DRAW }
-        } else if p.promotion_stalemate(any, all_promotions)
-            || (p.insufficient(Color::White) && p.insufficient(Color::Black))
-        {
+        } else if p.promotion_stalemate(any, all_promotions) || p.material_draw(self.rules) {
             DRAW
         } else if internal == 0 {
             best
@@ -257,12 +256,13 @@ impl Gen<'_> {
 }
 
 /// Generates the table of `layout`; every table its captures and promotions lead to must
-/// be available from `tbs`. `progress` hears about finished slices and levels.
+/// be available from `tbs`, whose rule set it is built under. `progress` hears about finished slices and levels.
 pub fn generate(layout: &Layout, tbs: &Tablebases, progress: &(dyn Fn(Progress) + Sync)) -> (Table, Summary) {
     let n = layout.size;
     let g = Gen {
         layout,
         tbs,
+        rules: tbs.rules(),
         dtm: layout.is_dtm(),
         values: (0..n).map(|_| AtomicU16::new(UNKNOWN)).collect(),
         counters: (0..n).map(|_| AtomicU8::new(0)).collect(),
@@ -312,5 +312,5 @@ pub fn generate(layout: &Layout, tbs: &Tablebases, progress: &(dyn Fn(Progress) 
             .to_byte()
         })
         .collect();
-    (Table { layout: layout.clone(), data }, summary)
+    (Table { layout: layout.clone(), data, rules: tbs.rules() }, summary)
 }

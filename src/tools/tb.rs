@@ -1,7 +1,16 @@
 //! The command line of `sitke tb`: generate endgame tables, sample their positions, probe
 //! a position. The tables themselves are the engine's (`crate::tb`).
 
-use crate::board::Position;
+use crate::board::{Position, Rules};
+
+/// The rule set a `--rules` value names (`fairy`, `club`, ...); exits on a name no rule set has.
+fn rules_arg(command: &str, name: &str) -> &'static Rules {
+    Rules::by_name(name).unwrap_or_else(|| {
+        let names: Vec<&str> = Rules::ALL.iter().map(|r| r.short_name()).collect();
+        eprintln!("error: tb {command}: --rules is one of {}, not '{name}'", names.join(", "));
+        std::process::exit(2);
+    })
+}
 use std::io::Write;
 
 /// `sitke tb` subcommands.
@@ -16,6 +25,10 @@ pub enum TbCommand {
         /// The folder to write the tables to.
         #[arg(long)]
         dir: std::path::PathBuf,
+        /// The rule set (fairy, club; federation and pritchard have no tables, docs/tablebases.md):
+        /// its tables live in DIR itself for fairy, in DIR/NAME for another.
+        #[arg(long, default_value = "fairy")]
+        rules: String,
         /// Threads (default: every core).
         #[arg(long)]
         threads: Option<usize>,
@@ -32,6 +45,10 @@ pub enum TbCommand {
         /// The folder holding the tables.
         #[arg(long)]
         dir: std::path::PathBuf,
+        /// The rule set (fairy, club; federation and pritchard have no tables, docs/tablebases.md):
+        /// its tables live in DIR itself for fairy, in DIR/NAME for another.
+        #[arg(long, default_value = "fairy")]
+        rules: String,
         /// Positions per ending.
         #[arg(long, default_value_t = 10)]
         per_table: usize,
@@ -47,6 +64,10 @@ pub enum TbCommand {
         /// The folder holding the tables.
         #[arg(long)]
         dir: std::path::PathBuf,
+        /// The rule set (fairy, club; federation and pritchard have no tables, docs/tablebases.md):
+        /// its tables live in DIR itself for fairy, in DIR/NAME for another.
+        #[arg(long, default_value = "fairy")]
+        rules: String,
         /// The position (FEN; the fields may be given as separate arguments).
         #[arg(required = true, num_args = 1..)]
         fen: Vec<String>,
@@ -56,7 +77,8 @@ pub enum TbCommand {
 /// Runs `sitke tb`.
 pub fn main(command: TbCommand) {
     match command {
-        TbCommand::Generate { men, dir, threads, only, force } => {
+        TbCommand::Generate { men, dir, rules, threads, only, force } => {
+            let rules = rules_arg("generate", &rules);
             if let Some(n) = threads
                 && let Err(e) = rayon::ThreadPoolBuilder::new().num_threads(n).build_global()
             {
@@ -73,7 +95,7 @@ pub fn main(command: TbCommand) {
                     }
                 }
             }
-            match crate::tb::driver::build(&dir, men, &endings, force, &|line| eprintln!("{line}")) {
+            match crate::tb::driver::build(&dir, rules, men, &endings, force, &|line| eprintln!("{line}")) {
                 Ok(r) => eprintln!(
                     "tb generate: {} tables generated ({} positions, {} MiB on disk), {} kept, in {}",
                     r.generated,
@@ -88,7 +110,8 @@ pub fn main(command: TbCommand) {
                 }
             }
         }
-        TbCommand::Sample { dir, per_table, result, seed } => {
+        TbCommand::Sample { dir, rules, per_table, result, seed } => {
+            let rules = rules_arg("sample", &rules);
             let want = match result.as_str() {
                 "win" => crate::tb::Wdl::Win,
                 "draw" => crate::tb::Wdl::Draw,
@@ -98,22 +121,23 @@ pub fn main(command: TbCommand) {
                     std::process::exit(2);
                 }
             };
-            let tbs = crate::tb::Tablebases::new(dir);
+            let tbs = crate::tb::Tablebases::new(dir, rules);
             let mut out = std::io::stdout().lock();
             for fen in crate::tb::driver::sample(&tbs, per_table, want, seed) {
                 let _ = writeln!(out, "{fen}");
             }
         }
-        TbCommand::Probe { dir, fen } => {
+        TbCommand::Probe { dir, rules, fen } => {
+            let rules = rules_arg("probe", &rules);
             let fen = fen.join(" ");
-            let mut pos = match Position::from_fen(&fen) {
+            let mut pos = match Position::from_fen_with(&fen, rules) {
                 Ok(p) => p,
                 Err(e) => {
                     eprintln!("error: invalid FEN: {e}");
                     std::process::exit(2);
                 }
             };
-            let tbs = crate::tb::Tablebases::new(dir);
+            let tbs = crate::tb::Tablebases::new(dir, rules);
             match crate::tb::driver::probe_report(&tbs, &mut pos) {
                 Ok(text) => print!("{text}"),
                 Err(e) => {
