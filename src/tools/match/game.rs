@@ -206,8 +206,9 @@ pub fn play(
         }
     }
     for &m in &spec.opening.moves {
-        // Openings are made under the default rules; under others (Pritchard's sequential
-        // setup) a book move may not be legal, and the book ends there.
+        // Random setups are made under the match's rules, but a book file may hold a line
+        // played under other rules (alternating drops, under Pritchard's sequential
+        // setup): its first move that is illegal here ends the book.
         if !pos.is_legal(m) {
             log::warn!(
                 "game {}: book move {m} is illegal under the {} rules; book ends",

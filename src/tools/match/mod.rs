@@ -272,7 +272,7 @@ pub fn play(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, String> {
     };
     // A run the ledger holds already is counted there: it plays nothing more.
     let counted = ledger.as_ref().is_some_and(|l| l.find(seed).is_some());
-    let book = OpeningBook::load(&cfg.openings, seed)?;
+    let book = OpeningBook::load(&cfg.openings, seed, cfg.rules)?;
     let mut pgn_file = match &cfg.pgnout {
         Some((path, _)) => Some(
             std::fs::OpenOptions::new()

@@ -4,7 +4,7 @@
 
 use super::cli::{OpeningFormat, OpeningSource};
 use super::pgn;
-use crate::board::{Move, Position};
+use crate::board::{Move, Position, Rules};
 use crate::rng::Rng;
 
 /// Where a game starts: a position and the moves played from it before the engines take
@@ -58,6 +58,8 @@ pub enum OpeningBook {
         plies: usize,
         /// The match seed.
         seed: u64,
+        /// The rules the moves are legal under (the referee's).
+        rules: &'static Rules,
     },
 }
 
@@ -108,11 +110,12 @@ fn load_pgn(text: &str, name: &str, plies: Option<usize>) -> Vec<Opening> {
 }
 
 impl OpeningBook {
-    /// Loads the openings a match asks for; an error only if none is usable.
-    pub fn load(source: &OpeningSource, seed: u64) -> Result<OpeningBook, String> {
+    /// Loads the openings a match asks for, random setups made under `rules`; an error only
+    /// if none is usable.
+    pub fn load(source: &OpeningSource, seed: u64, rules: &'static Rules) -> Result<OpeningBook, String> {
         match source {
             OpeningSource::StartPosition => Ok(OpeningBook::StartPosition),
-            OpeningSource::Random { plies } => Ok(OpeningBook::Random { plies: *plies, seed }),
+            OpeningSource::Random { plies } => Ok(OpeningBook::Random { plies: *plies, seed, rules }),
             OpeningSource::File { path, format, random_order, plies, start } => {
                 let name = path.display().to_string();
                 let text =
@@ -139,16 +142,17 @@ impl OpeningBook {
         match self {
             OpeningBook::StartPosition => Opening { fen: None, moves: Vec::new() },
             OpeningBook::List { openings, offset } => openings[(*offset + index as usize) % openings.len()].clone(),
-            OpeningBook::Random { plies, seed } => random_setup(*plies, *seed, index),
+            OpeningBook::Random { plies, seed, rules } => random_setup(*plies, *seed, index, rules),
         }
     }
 }
 
-/// `plies` random legal moves from the start position, from a generator seeded by the
-/// match seed and the opening index, so every opening is reproducible on its own.
-fn random_setup(plies: usize, seed: u64, index: u64) -> Opening {
+/// `plies` random legal moves under `rules` from the start position, from a generator
+/// seeded by the match seed and the opening index, so every opening is reproducible on
+/// its own.
+fn random_setup(plies: usize, seed: u64, index: u64, rules: &'static Rules) -> Opening {
     let mut rng = Rng::for_item(seed, index);
-    let mut pos = Position::startpos();
+    let mut pos = Position::startpos_with(rules);
     let mut moves = Vec::new();
     for _ in 0..plies {
         let legal = pos.legal_moves();
@@ -192,9 +196,10 @@ mod tests {
 
     #[test]
     fn random_setups_are_reproducible_and_legal() {
-        let a = random_setup(16, 7, 3);
-        assert_eq!(a, random_setup(16, 7, 3));
-        assert_ne!(a, random_setup(16, 7, 4));
+        let fairy = &Rules::FAIRY_STOCKFISH;
+        let a = random_setup(16, 7, 3, fairy);
+        assert_eq!(a, random_setup(16, 7, 3, fairy));
+        assert_ne!(a, random_setup(16, 7, 4, fairy));
         assert_eq!(a.moves.len(), 16);
         assert!(a.moves.iter().all(|m| m.is_drop()), "16 plies are the whole setup");
         let mut pos = Position::startpos();
@@ -203,6 +208,27 @@ mod tests {
             pos.do_move(m);
         }
         assert!(!pos.in_setup());
+    }
+
+    #[test]
+    fn random_setups_follow_the_rules_of_the_match() {
+        // Pritchard's setup: White's eight drops, then Black's; every one legal there, so a
+        // match under those rules plays the whole book.
+        let p = &Rules::PRITCHARD;
+        let a = random_setup(18, 11, 0, p);
+        assert_eq!(a.moves.len(), 18);
+        let mut pos = Position::startpos_with(p);
+        for (i, &m) in a.moves.iter().enumerate() {
+            assert!(pos.is_legal(m), "ply {}: {m}", i + 1);
+            let dropper = if i < 8 { crate::board::Color::White } else { crate::board::Color::Black };
+            assert!(i >= 16 || pos.side_to_move() == dropper, "ply {}", i + 1);
+            pos.do_move(m);
+        }
+        assert!(!pos.in_setup());
+        // Under the alternating rules the second of those drops is White's again: illegal.
+        let mut alternating = Position::startpos();
+        alternating.do_move(a.moves[0]);
+        assert!(!alternating.is_legal(a.moves[1]));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! openings and for checking what was written.
 
 use super::record::GameRecord;
-use crate::board::{Color, Move, Position};
+use crate::board::{Color, Move, Position, Rules};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The longest line of movetext written.
@@ -143,9 +143,15 @@ impl PgnGame {
         }
     }
 
-    /// The start position and the moves, checked for legality.
+    /// The start position and the moves, checked for legality under the default rules.
     pub fn replay(&self) -> Result<(Position, Vec<Move>), String> {
-        let start = self.start_position()?;
+        self.replay_under(&Rules::FAIRY_STOCKFISH)
+    }
+
+    /// The start position and the moves, checked for legality under `rules` (a game under
+    /// Pritchard's sequential setup is not one under the alternating rules).
+    pub fn replay_under(&self, rules: &'static Rules) -> Result<(Position, Vec<Move>), String> {
+        let start = self.start_position()?.with_rules(rules);
         let mut pos = start.clone();
         let mut moves = Vec::new();
         for (i, text) in self.moves.iter().enumerate() {

@@ -87,10 +87,12 @@ pub fn load(cfg: &MatchConfig, book: &OpeningBook) -> Result<Vec<PlayedGame>, St
                 names.0, names.1, expected.0, expected.1
             )));
         }
-        let (start, moves) = game.replay().map_err(|e| at(format!("game {number}: {e}")))?;
+        let (start, moves) = game.replay_under(cfg.rules).map_err(|e| at(format!("game {number}: {e}")))?;
         let opening = book.get(if cfg.repeat { index / 2 } else { index });
         // A game forfeited before its first move (an engine that would not start) has none.
-        if !moves.is_empty() && (start.fen() != opening.position().fen() || !moves.starts_with(&opening.moves)) {
+        if !moves.is_empty()
+            && (start.fen() != opening.position().with_rules(cfg.rules).fen() || !moves.starts_with(&opening.moves))
+        {
             return Err(at(format!(
                 "game {number} did not start from the opening this match gives it: another -srand \
                  or other -openings than the run it continues?"
@@ -168,7 +170,7 @@ mod tests {
         let dir = Scratch::new("read");
         let path = dir.pgn();
         let cfg = config(&path, 7);
-        let book = OpeningBook::load(&cfg.openings, 7).unwrap();
+        let book = OpeningBook::load(&cfg.openings, 7, cfg.rules).unwrap();
         assert_eq!(load(&cfg, &book).unwrap(), Vec::new(), "no file yet: nothing played");
         // Game 2 has B as White, so its 1-0 is a loss for A; game 3 is unfinished.
         let text = game_text(&cfg, &book, 2, "1-0")
@@ -186,11 +188,11 @@ mod tests {
         let dir = Scratch::new("refuse");
         let path = dir.pgn();
         let cfg = config(&path, 7);
-        let book = OpeningBook::load(&cfg.openings, 7).unwrap();
+        let book = OpeningBook::load(&cfg.openings, 7, cfg.rules).unwrap();
         std::fs::write(&path, game_text(&cfg, &book, 1, "1-0")).unwrap();
         // Another seed gives game 1 another opening.
         let other = config(&path, 8);
-        let other_book = OpeningBook::load(&other.openings, 8).unwrap();
+        let other_book = OpeningBook::load(&other.openings, 8, other.rules).unwrap();
         let err = load(&other, &other_book).unwrap_err();
         assert!(err.contains("-srand"), "{err}");
         // Colours that do not fit the game number.
