@@ -10,7 +10,7 @@
 
 use super::go::Go;
 use super::notice::{Notice, Report};
-use super::options::{ELO_RANGE, Options};
+use super::options::Options;
 use crate::board::perft;
 use crate::board::{Color, Move, Position, Rules};
 use crate::eval::nnue::Network;
@@ -440,11 +440,8 @@ impl SearchJob {
         let o = &self.options;
         let infinite = go.limits.infinite;
         // Analysis wants the engine's real opinion; a weakened player is for games.
-        let skill = if infinite || o.analyse_mode {
-            None
-        } else {
-            Skill::from_options(o.skill_level, o.limit_strength, o.elo, ELO_RANGE)
-        };
+        let skill =
+            if infinite || o.analyse_mode { None } else { Skill::from_options(o.skill_level, o.limit_strength, o.elo) };
         let mut limits = go.limits;
         if let Some(sk) = skill {
             limits.nodes = Some(limits.nodes.map_or(sk.node_limit(), |n| n.min(sk.node_limit())));

@@ -29,9 +29,9 @@ pub const MAX_HASH_MB: i64 = 1 << 16;
 pub const MAX_THREADS: i64 = 256;
 /// The most principal variations accepted (more than any position has moves).
 pub const MAX_MULTIPV: i64 = 256;
-/// The lowest and highest `UCI_Elo`: Fairy-Stockfish's range, so hosts that send its values
-/// get a sensible strength (see `search::skill` for what they mean here).
-pub const ELO_RANGE: (i64, i64) = (1350, 2850);
+/// The lowest and highest `UCI_Elo`: the weakest level and full strength on the ladder of
+/// measured levels (`search::skill` says what the values mean).
+pub const ELO_RANGE: (i64, i64) = (crate::search::skill::ELO_MIN, crate::search::skill::ELO_FULL);
 
 /// The type and range of one option, as `uci` announces it.
 #[derive(Clone, Copy, Debug)]

@@ -15,10 +15,14 @@
 //! blunder. In between, the node budget grows by 1.5x per level (level 19: about 440,000
 //! nodes, a third of a second at Sitke's speed), and the temperature and margin shrink with
 //! the square and the first power of the distance to 20, so the top levels differ from full
-//! strength mainly in depth and the low levels mainly in choice. `UCI_Elo` maps linearly
-//! onto the levels over its advertised range (1350 = level 0, 2850 = level 20); these Elo
-//! figures follow Fairy-Stockfish's scale for hosts that send them and are not calibrated
-//! against a rating list.
+//! strength mainly in depth and the low levels mainly in choice.
+//!
+//! `UCI_Elo` is calibrated on the ladder of matches between the levels (`LADDER`, measured
+//! by `scripts/levels.sh`, docs/web.md): full strength is 2850, the top of Fairy-Stockfish's
+//! range, and every lower value is that many Elo below full strength by the ladder, so
+//! that two `UCI_Elo` values differ by the Elo their players differ by in play against each
+//! other. Between measured levels the level is interpolated linearly in Elo. The scale's
+//! anchor is not a rating list.
 
 use super::{Line, MATE_BOUND};
 
@@ -39,6 +43,48 @@ const MIN_MARGIN: f64 = 40.0;
 /// Scores beyond this are treated as this for the draw, so mates dominate every weight.
 const SCORE_CAP: i32 = 3000;
 
+/// The ladder: measured levels and their Elo below full strength, the sums of the matches
+/// between neighbours (`scripts/levels.sh`, build 1328860, 10+0.1, 100 games a step, no
+/// adjudication, the held-out book; the table is in docs/web.md). Levels rise, Elo below
+/// full falls to 0.
+pub const LADDER: [(f64, f64); 10] = [
+    (0.0, 1907.0),
+    (2.0, 1858.0),
+    (4.0, 1834.0),
+    (6.0, 1588.0),
+    (8.0, 1353.0),
+    (10.0, 1065.0),
+    (12.0, 813.0),
+    (14.0, 598.0),
+    (16.0, 346.0),
+    (20.0, 0.0),
+];
+
+/// `UCI_Elo` of full strength, the anchor of the scale.
+pub const ELO_FULL: i64 = 2850;
+
+/// The lowest `UCI_Elo`: the weakest level, the ladder's whole height below full strength.
+pub const ELO_MIN: i64 = ELO_FULL - LADDER[0].1 as i64;
+
+/// The level `UCI_Elo` `elo` asks for: the ladder's level that many Elo below full
+/// strength, interpolated linearly in Elo between measured levels.
+fn level_for_elo(elo: u32) -> f64 {
+    let below = (ELO_FULL - elo as i64).max(0) as f64;
+    let mut level = LADDER[0].0;
+    for w in LADDER.windows(2) {
+        let ((lo_level, lo_below), (hi_level, hi_below)) = (w[0], w[1]);
+        if below <= lo_below && below >= hi_below {
+            let t = if lo_below > hi_below { (lo_below - below) / (lo_below - hi_below) } else { 1.0 };
+            level = lo_level + t * (hi_level - lo_level);
+            break;
+        }
+        if below < hi_below {
+            level = hi_level;
+        }
+    }
+    level
+}
+
 /// A strength below full, as a fractional level in `0.0..20.0`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Skill {
@@ -47,14 +93,9 @@ pub struct Skill {
 
 impl Skill {
     /// The skill the options ask for, or None for full strength. With `limit_strength`,
-    /// `elo` (within `elo_range`) decides, as in UCI; otherwise `skill_level` (0..=20).
-    pub fn from_options(skill_level: u32, limit_strength: bool, elo: u32, elo_range: (i64, i64)) -> Option<Skill> {
-        let level = if limit_strength {
-            let (lo, hi) = (elo_range.0 as f64, elo_range.1 as f64);
-            (elo as f64 - lo) / (hi - lo).max(1.0) * MAX_LEVEL
-        } else {
-            skill_level as f64
-        };
+    /// `elo` decides on the ladder's scale, as in UCI; otherwise `skill_level` (0..=20).
+    pub fn from_options(skill_level: u32, limit_strength: bool, elo: u32) -> Option<Skill> {
+        let level = if limit_strength { level_for_elo(elo) } else { skill_level as f64 };
         let level = level.clamp(0.0, MAX_LEVEL);
         (level < MAX_LEVEL).then_some(Skill { level })
     }
@@ -146,11 +187,22 @@ mod tests {
 
     #[test]
     fn options_map_to_levels() {
-        assert_eq!(Skill::from_options(20, false, 1350, (1350, 2850)), None);
-        assert_eq!(Skill::from_options(5, false, 1350, (1350, 2850)).unwrap().level(), 5.0);
-        assert_eq!(Skill::from_options(20, true, 1350, (1350, 2850)).unwrap().level(), 0.0);
-        assert_eq!(Skill::from_options(0, true, 2100, (1350, 2850)).unwrap().level(), 10.0);
-        assert_eq!(Skill::from_options(0, true, 2850, (1350, 2850)), None);
+        assert_eq!(Skill::from_options(20, false, 1350), None);
+        assert_eq!(Skill::from_options(5, false, 1350).unwrap().level(), 5.0);
+        assert_eq!(Skill::from_options(0, true, ELO_FULL as u32), None);
+        // Every measured level is where its Elo puts it, and the scale rises with the level.
+        for &(level, below) in &LADDER[..LADDER.len() - 1] {
+            let elo = (ELO_FULL as f64 - below).round() as u32;
+            if elo as i64 >= ELO_MIN {
+                let got = Skill::from_options(0, true, elo).unwrap().level();
+                assert!((got - level).abs() < 0.05, "UCI_Elo {elo}: level {got}, ladder {level}");
+            }
+        }
+        let levels: Vec<f64> =
+            (ELO_MIN..ELO_FULL).step_by(50).map(|e| Skill::from_options(0, true, e as u32).unwrap().level()).collect();
+        assert!(levels.windows(2).all(|w| w[0] <= w[1]), "{levels:?}");
+        assert!(LADDER.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 > w[1].1));
+        assert_eq!(LADDER[LADDER.len() - 1], (MAX_LEVEL, 0.0));
     }
 
     #[test]

@@ -9,14 +9,16 @@ import { Chessground } from '../node_modules/@lichess-org/chessground/dist/chess
 const ROLE = { K: 'king', F: 'queen', R: 'rook', N: 'knight', S: 'bishop', P: 'pawn' };
 const LETTER = { king: 'K', queen: 'F', rook: 'R', knight: 'N', bishop: 'S', pawn: 'P' };
 const DROP_ORDER = ['K', 'F', 'R', 'N', 'S'];
-// Levels: the engine's Skill Level (src/search/skill.rs). The ladder between them is not
-// measured yet (docs/web.md).
+// Levels: the engine's Skill Level (src/search/skill.rs), the measured ones of the ladder
+// in docs/web.md, each labelled with its Elo below full strength there.
 const LEVELS = [
-  { name: '1 (Skill Level 0)', skill: 0 },
-  { name: '2 (Skill Level 4)', skill: 4 },
-  { name: '3 (Skill Level 8)', skill: 8 },
-  { name: '4 (Skill Level 12)', skill: 12 },
-  { name: '5 (Skill Level 16)', skill: 16 },
+  { name: '1 (Skill Level 0, about 1900 Elo below full)', skill: 0 },
+  { name: '2 (Skill Level 6, about 1600 below)', skill: 6 },
+  { name: '3 (Skill Level 8, about 1350 below)', skill: 8 },
+  { name: '4 (Skill Level 10, about 1050 below)', skill: 10 },
+  { name: '5 (Skill Level 12, about 800 below)', skill: 12 },
+  { name: '6 (Skill Level 14, about 600 below)', skill: 14 },
+  { name: '7 (Skill Level 16, about 350 below)', skill: 16 },
   { name: 'Full strength', skill: 20 },
 ];
 // The engine's time per move; `?movetime=200` in the address makes games quicker (tests).
