@@ -443,7 +443,7 @@ mod tests {
     #[test]
     fn defaults_come_from_the_table() {
         let o = Options::default();
-        assert_eq!((o.threads, o.hash_mb, o.multipv, o.skill_level, o.elo), (1, 16, 1, 20, 1350));
+        assert_eq!((o.threads, o.hash_mb, o.multipv, o.skill_level, o.elo), (1, 16, 1, 20, ELO_RANGE.0 as u32));
         assert!(!o.ponder && !o.limit_strength && !o.show_wdl && !o.analyse_mode);
     }
 
