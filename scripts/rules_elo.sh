@@ -40,10 +40,12 @@ bench=$("$S" bench | sed -n 's/^Nodes searched *: *//p')
 [ -n "$bench" ] || die "cannot read the bench signature"
 LEDGER=docs/ledgers/rules-federation-vs-fairy-$bench-$TC.txt
 
+# Games the ledger holds: the second field of scripts/ledger_elo.awk's totals (which fails
+# on a ledger with no run yet).
 games() {
-  [ -f "$LEDGER" ] || { echo 0; return; }
-  awk '!/^#/ { for (i = 1; i <= NF; i++) if ($i ~ /^(wins|draws|losses)=/) { split($i, kv, "="); n += kv[2] } }
-       END { print n + 0 }' "$LEDGER"
+  local n
+  n=$(awk -f scripts/ledger_elo.awk "$LEDGER" 2>/dev/null | cut -d' ' -f2) || true
+  echo "${n:-0}"
 }
 
 if [ "${ROWS:-}" != 1 ]; then

@@ -122,25 +122,25 @@ fn fresh_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// The 3-man tables under `rules`, generated into a fresh folder `name` (a rule set other
+/// than the default puts them in its subfolder).
+fn generate_three_man(name: &str, rules: &'static Rules) -> Tablebases {
+    let root = fresh_dir(name);
+    sitke::tb::driver::build(&root, rules, 3, &[], true, &|_| {}).expect("3-man tables generate");
+    Tablebases::new(root, rules)
+}
+
 /// The 3-man tables, generated once for the tests of this file.
 fn three_man() -> &'static Tablebases {
     static TBS: OnceLock<Tablebases> = OnceLock::new();
-    TBS.get_or_init(|| {
-        let dir = fresh_dir("tb3");
-        sitke::tb::driver::build(&dir, &Rules::FAIRY_STOCKFISH, 3, &[], true, &|_| {}).expect("3-man tables generate");
-        Tablebases::new(dir, &Rules::FAIRY_STOCKFISH)
-    })
+    TBS.get_or_init(|| generate_three_man("tb3", &Rules::FAIRY_STOCKFISH))
 }
 
 /// The 3-man tables under the club's rules (no count, bare kings), in `club/` under their
 /// folder, generated once.
 fn three_man_club() -> &'static Tablebases {
     static TBS: OnceLock<Tablebases> = OnceLock::new();
-    TBS.get_or_init(|| {
-        let root = fresh_dir("tb3_rules");
-        sitke::tb::driver::build(&root, &Rules::CLUB, 3, &[], true, &|_| {}).expect("3-man club tables generate");
-        Tablebases::new(root, &Rules::CLUB)
-    })
+    TBS.get_or_init(|| generate_three_man("tb3_rules", &Rules::CLUB))
 }
 
 /// Distances above the stored range all mean "beyond".

@@ -70,19 +70,16 @@ pub const ELO_MIN: i64 = ELO_FULL - LADDER[0].1 as i64;
 /// strength, interpolated linearly in Elo between measured levels.
 fn level_for_elo(elo: u32) -> f64 {
     let below = (ELO_FULL - elo as i64).max(0) as f64;
-    let mut level = LADDER[0].0;
-    for w in LADDER.windows(2) {
+    // The first step whose upper level is at most `below` Elo from full strength; above
+    // the weakest level's distance, the weakest level.
+    LADDER.windows(2).find(|w| below >= w[1].1).map_or(LADDER[0].0, |w| {
         let ((lo_level, lo_below), (hi_level, hi_below)) = (w[0], w[1]);
-        if below <= lo_below && below >= hi_below {
-            let t = if lo_below > hi_below { (lo_below - below) / (lo_below - hi_below) } else { 1.0 };
-            level = lo_level + t * (hi_level - lo_level);
-            break;
+        if below >= lo_below {
+            lo_level
+        } else {
+            lo_level + (lo_below - below) / (lo_below - hi_below) * (hi_level - lo_level)
         }
-        if below < hi_below {
-            level = hi_level;
-        }
-    }
-    level
+    })
 }
 
 /// A strength below full, as a fractional level in `0.0..20.0`.

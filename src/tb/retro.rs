@@ -96,7 +96,6 @@ pub struct Summary {
 struct Gen<'a> {
     layout: &'a Layout,
     tbs: &'a Tablebases,
-    rules: &'static Rules,
     dtm: bool,
     values: Vec<AtomicU16>,
     counters: Vec<AtomicU8>,
@@ -138,7 +137,7 @@ impl Gen<'_> {
             let e = self.tbs.lookup(&m.child).expect("the smaller tables were checked before");
             (e.stored, e.dtm)
         };
-        let v = if self.dtm { stored } else { fresh(stored, child_dtm, &m.child, self.rules) };
+        let v = if self.dtm { stored } else { fresh(stored, child_dtm, &m.child, self.tbs.rules()) };
         match v.for_mover() {
             Stored::Win(d) => WIN | d.min(EXIT_CAP),
             Stored::Loss(d) => LOSS | d.min(EXIT_CAP),
@@ -170,7 +169,7 @@ impl Gen<'_> {
         });
         let value = if !any {
             if p.in_check() { LOSS } else { DRAW }
-        } else if p.promotion_stalemate(any, all_promotions) || p.material_draw(self.rules) {
+        } else if p.promotion_stalemate(any, all_promotions) || p.material_draw(self.tbs.rules()) {
             DRAW
         } else if internal == 0 {
             best
@@ -262,7 +261,6 @@ pub fn generate(layout: &Layout, tbs: &Tablebases, progress: &(dyn Fn(Progress) 
     let g = Gen {
         layout,
         tbs,
-        rules: tbs.rules(),
         dtm: layout.is_dtm(),
         values: (0..n).map(|_| AtomicU16::new(UNKNOWN)).collect(),
         counters: (0..n).map(|_| AtomicU8::new(0)).collect(),
